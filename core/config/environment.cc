@@ -1,0 +1,58 @@
+#include "core/config/environment.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <utility>
+
+namespace netgraph::config {
+
+Environment::Environment()
+    : lookup_([](const std::string& name) -> std::optional<std::string> {
+        const char* value = std::getenv(name.c_str());
+        if (value == nullptr) return std::nullopt;
+        return std::string(value);
+      }) {}
+
+Environment::Environment(Lookup lookup) : lookup_(std::move(lookup)) {}
+
+std::string Environment::String(const std::string& name, const std::string& fallback) {
+  std::optional<std::string> value = lookup_(name);
+  return value && !value->empty() ? *value : fallback;
+}
+
+std::int64_t Environment::Int(const std::string& name, std::int64_t fallback, std::int64_t min,
+                              std::int64_t max) {
+  std::optional<std::string> value = lookup_(name);
+  if (!value || value->empty()) return fallback;
+  errno = 0;
+  char* end = nullptr;
+  long long parsed = std::strtoll(value->c_str(), &end, 10);
+  if (errno != 0 || end == value->c_str() || *end != '\0' || parsed < min || parsed > max) {
+    problems_.push_back(name + " must be an integer from " + std::to_string(min) + " to " +
+                        std::to_string(max) + ", not '" + *value + "'");
+    return fallback;
+  }
+  return parsed;
+}
+
+bool Environment::Bool(const std::string& name, bool fallback) {
+  std::optional<std::string> value = lookup_(name);
+  if (!value || value->empty()) return fallback;
+  const std::string& v = *value;
+  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+  problems_.push_back(name + " must be true or false, not '" + v + "'");
+  return fallback;
+}
+
+Status Environment::status() const {
+  if (problems_.empty()) return Status::Ok();
+  std::string message = "bad configuration: ";
+  for (std::size_t i = 0; i < problems_.size(); ++i) {
+    if (i > 0) message += "; ";
+    message += problems_[i];
+  }
+  return Status::Error(std::move(message));
+}
+
+}  // namespace netgraph::config

@@ -1,0 +1,24 @@
+// One-line logs on stderr, which systemd's journal (or the stack's log files) collects:
+// "<level> <program>[<pid>]: <message>". Lines at or above NETGRAPH_LOG_LEVEL (debug, info, warn,
+// error; default info) are written with a single write(2), so lines of forked workers never mix.
+#ifndef NETGRAPH_CORE_LOG_H_
+#define NETGRAPH_CORE_LOG_H_
+
+#include <string_view>
+
+namespace netgraph::log {
+
+enum class Level { kDebug, kInfo, kWarn, kError };
+
+// Names the program in every line; reads NETGRAPH_LOG_LEVEL. Call once at start-up.
+void Init(std::string_view program);
+
+void Write(Level level, std::string_view message);
+inline void Debug(std::string_view message) { Write(Level::kDebug, message); }
+inline void Info(std::string_view message) { Write(Level::kInfo, message); }
+inline void Warn(std::string_view message) { Write(Level::kWarn, message); }
+inline void Error(std::string_view message) { Write(Level::kError, message); }
+
+}  // namespace netgraph::log
+
+#endif  // NETGRAPH_CORE_LOG_H_
