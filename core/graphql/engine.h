@@ -1,0 +1,183 @@
+// The GraphQL engine's public entry point: a schema loaded from SDL, resolvers bound to `Type.field`,
+// and the three request steps of the spec: prepare (parse + validate, cached per process), execute,
+// and, for subscriptions, create a source stream and map each event to a response.
+//
+// The engine knows nothing of HTTP or WebSockets. A caller turns an ExecutionResult into its own
+// transport: `has_data` tells a request error (no `data` key: parse, validation, operation selection
+// or variable coercion failed) from an executed operation (a `data` key, possibly null, with field
+// errors beside it).
+//
+// Thread-safety: Create and Bind* happen before any request. After that, Prepare, Execute, Subscribe
+// and ExecuteEvent may be called from one thread at a time per Engine (each process owns its engine).
+#ifndef NETGRAPH_CORE_GRAPHQL_ENGINE_H_
+#define NETGRAPH_CORE_GRAPHQL_ENGINE_H_
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/graphql/value.h"
+#include "core/status.h"
+
+namespace netgraph::graphql {
+
+enum class OperationType { kQuery, kMutation, kSubscription };
+
+struct SourceLocation {
+  int line = 0;    // 1-based
+  int column = 0;  // 1-based, in Unicode code points as graphql-js counts them
+};
+
+// An error as a response shows it. `path` holds response keys (strings) and list indices (ints).
+struct Error {
+  std::string message;
+  std::vector<SourceLocation> locations;
+  Value path;        // null or a List
+  Value extensions;  // null or an Object
+};
+
+// Per-request data the caller hands through to resolvers: the authenticated user, a store handle...
+// Resolvers static_cast it to the caller's own subclass.
+class RequestContext {
+ public:
+  virtual ~RequestContext() = default;
+};
+
+// What a resolver returns: a value, or a field error. A field error nulls the field (and, for a
+// non-null field, its nearest nullable ancestor) and is reported with the field's path and location.
+class ResolverResult {
+ public:
+  ResolverResult(Value value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  // `code`, when not empty, is reported as extensions.code.
+  static ResolverResult Error(std::string message, std::string code = {}) {
+    ResolverResult r{Value()};
+    r.failed_ = true;
+    r.message_ = std::move(message);
+    r.code_ = std::move(code);
+    return r;
+  }
+  bool ok() const { return !failed_; }
+  const Value& value() const { return value_; }
+  Value& value() { return value_; }
+  const std::string& error_message() const { return message_; }
+  const std::string& error_code() const { return code_; }
+
+ private:
+  Value value_;
+  bool failed_ = false;
+  std::string message_;
+  std::string code_;
+};
+
+struct ResolveInfo {
+  const Value& parent;      // the parent object's value; the operation's root value for root fields
+  const Value& arguments;   // an Object of coerced arguments (defaults applied; absent ones missing)
+  RequestContext* context;  // as given in ExecuteParams; may be null
+  std::string_view parent_type;
+  std::string_view field_name;
+};
+
+// Unbound fields use the default resolver: the parent Object's field of the same name, else null.
+using Resolver = std::function<ResolverResult(const ResolveInfo&)>;
+// Names the concrete object type of a value of an interface or union. Unbound abstract types read
+// the value's "__typename" field.
+using TypeResolver = std::function<std::string(const Value&)>;
+
+// Protective limits. Each breach is a request error with a message that names the limit.
+struct Limits {
+  std::size_t max_document_bytes = 100 * 1024;
+  std::size_t max_tokens = 10000;
+  std::size_t max_depth = 15;              // field nesting, not counting introspection fields
+  std::size_t max_aliases = 30;            // aliased fields per document
+  std::size_t max_introspection_depth = 3; // as graphql-js's MaxIntrospectionDepthRule
+};
+
+struct EngineOptions {
+  Limits limits;
+  std::size_t document_cache_capacity = 1024;  // prepared documents kept per engine (LRU)
+  bool introspection = true;
+};
+
+// The result of Prepare: a parsed and validated document, or the errors that stop it. Immutable and
+// shared between the cache and the requests that use it.
+class PreparedDocument {
+ public:
+  virtual ~PreparedDocument() = default;
+  // Parsed and passed validation and the limits.
+  virtual bool valid() const = 0;
+  // Syntax, validation or limit errors, empty when valid().
+  virtual const std::vector<Error>& errors() const = 0;
+  // The type of the operation `operation_name` selects (nullopt: the document's only operation), or
+  // nullopt when no single operation can be determined.
+  virtual std::optional<OperationType> OperationTypeFor(
+      std::optional<std::string_view> operation_name) const = 0;
+};
+
+struct ExecuteParams {
+  std::optional<std::string_view> operation_name;
+  const nlohmann::json* variables = nullptr;  // a JSON object, or null/absent
+  RequestContext* context = nullptr;
+  Value root_value;
+};
+
+struct ExecutionResult {
+  // false: a request error; `body` is {"errors":[...]} with no data key.
+  bool has_data = false;
+  // The serialised response map: {"errors":[...]} and/or {"data":...}, errors first, never an empty
+  // errors list.
+  std::string body;
+};
+
+// A started subscription: the operation, its coerced variables and the source stream's topic, the
+// value the root field's subscribe resolver returned (for netgraph, the Redis channel name).
+class Subscription {
+ public:
+  virtual ~Subscription() = default;
+  virtual const Value& topic() const = 0;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  // Loads the schema in `sdl`. On a bad schema returns nullptr and fills `errors` (each with a
+  // location in the SDL).
+  static std::unique_ptr<Engine> Create(std::string_view sdl, const EngineOptions& options,
+                                        std::vector<Error>* errors);
+
+  // Binds a resolver to `Type.field`. Fails when the schema has no such field.
+  virtual Status BindResolver(std::string_view coordinate, Resolver resolver) = 0;
+  virtual Status BindTypeResolver(std::string_view abstract_type, TypeResolver resolver) = 0;
+  // Binds the source-stream resolver of a subscription root field: it returns the topic to listen to.
+  virtual Status BindSubscribe(std::string_view coordinate, Resolver resolver) = 0;
+
+  // Parses and validates `query`, from the cache when the same text was prepared before.
+  virtual std::shared_ptr<const PreparedDocument> Prepare(std::string_view query) = 0;
+
+  // Executes a query or mutation (mutation root fields serially). A subscription operation here is a
+  // request error: subscriptions go through Subscribe.
+  virtual ExecutionResult Execute(const PreparedDocument& document, const ExecuteParams& params) = 0;
+
+  // CreateSourceStream of the spec. On success returns the subscription; otherwise nullptr and
+  // `request_error` holds the response to send (a request error or the subscribe resolver's error).
+  virtual std::unique_ptr<Subscription> Subscribe(std::shared_ptr<const PreparedDocument> document,
+                                                  const ExecuteParams& params,
+                                                  ExecutionResult* request_error) = 0;
+  // MapSourceToResponseEvent: executes the subscription's selection set with `event` as the root
+  // field's value.
+  virtual ExecutionResult ExecuteEvent(const Subscription& subscription, const Value& event,
+                                       RequestContext* context) = 0;
+
+  // The schema as SDL, without the built-in scalars and directives.
+  virtual std::string PrintSchema() const = 0;
+};
+
+}  // namespace netgraph::graphql
+
+#endif  // NETGRAPH_CORE_GRAPHQL_ENGINE_H_
