@@ -1,0 +1,266 @@
+#include "core/store/connection.h"
+
+#include <libpq-fe.h>
+#include <poll.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <utility>
+
+namespace netgraph::store {
+namespace {
+
+constexpr Statement kServerVersion{"server_version", "SELECT current_setting('server_version')"};
+
+bool IsRetryableConflict(const std::string& sqlstate) {
+  return sqlstate == "40001" || sqlstate == "40P01";  // serialization failure, deadlock
+}
+
+const char* BeginStatement(Isolation isolation) {
+  switch (isolation) {
+    case Isolation::kReadCommitted:
+      return "BEGIN ISOLATION LEVEL READ COMMITTED";
+    case Isolation::kRepeatableRead:
+      return "BEGIN ISOLATION LEVEL REPEATABLE READ";
+    case Isolation::kSerializable:
+      return "BEGIN ISOLATION LEVEL SERIALIZABLE";
+  }
+  return "BEGIN";
+}
+
+}  // namespace
+
+Rows::Rows(pg_result* result) : result_(result) {}
+Rows::Rows(Rows&& other) noexcept : result_(std::exchange(other.result_, nullptr)) {}
+Rows& Rows::operator=(Rows&& other) noexcept {
+  if (this != &other) {
+    if (result_ != nullptr) PQclear(result_);
+    result_ = std::exchange(other.result_, nullptr);
+  }
+  return *this;
+}
+Rows::~Rows() {
+  if (result_ != nullptr) PQclear(result_);
+}
+
+int Rows::size() const { return result_ == nullptr ? 0 : PQntuples(result_); }
+
+std::int64_t Rows::affected() const {
+  if (result_ == nullptr) return 0;
+  const char* n = PQcmdTuples(result_);
+  return n == nullptr || *n == '\0' ? 0 : std::strtoll(n, nullptr, 10);
+}
+
+bool Rows::IsNull(int row, int column) const { return PQgetisnull(result_, row, column) != 0; }
+
+std::string_view Rows::Text(int row, int column) const {
+  return std::string_view(PQgetvalue(result_, row, column),
+                          static_cast<std::size_t>(PQgetlength(result_, row, column)));
+}
+
+std::int64_t Rows::Int(int row, int column) const {
+  return IsNull(row, column) ? 0 : std::strtoll(PQgetvalue(result_, row, column), nullptr, 10);
+}
+
+double Rows::Float(int row, int column) const {
+  return IsNull(row, column) ? 0.0 : std::strtod(PQgetvalue(result_, row, column), nullptr);
+}
+
+bool Rows::Bool(int row, int column) const { return Text(row, column) == "t"; }
+
+std::optional<std::string> Rows::OptionalText(int row, int column) const {
+  if (IsNull(row, column)) return std::nullopt;
+  return std::string(Text(row, column));
+}
+
+std::optional<std::int64_t> Rows::OptionalInt(int row, int column) const {
+  if (IsNull(row, column)) return std::nullopt;
+  return Int(row, column);
+}
+
+Connection::Connection(std::string conninfo, int connect_timeout_seconds)
+    : conninfo_(std::move(conninfo)), connect_timeout_seconds_(connect_timeout_seconds) {}
+
+Connection::~Connection() { Close(); }
+
+bool Connection::connected() const { return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK; }
+
+void Connection::Close() {
+  if (conn_ != nullptr) PQfinish(conn_);
+  conn_ = nullptr;
+  prepared_.clear();
+  in_transaction_ = false;
+}
+
+Status Connection::Open() {
+  Close();
+  const std::string timeout = std::to_string(connect_timeout_seconds_);
+  // Later keywords override what the expanded DATABASE_URL says.
+  const char* keywords[] = {"dbname", "connect_timeout", "application_name", nullptr};
+  const char* values[] = {conninfo_.c_str(), timeout.c_str(), "netgraph", nullptr};
+  conn_ = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  if (conn_ == nullptr) return Status::Error("PostgreSQL: out of memory");
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    std::string message = PQerrorMessage(conn_);
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    Close();
+    return Status::Error("PostgreSQL connection failed: " + message);
+  }
+  for (const std::string& channel : listening_) {
+    if (Status s = Simple(("LISTEN " + channel).c_str()); !s.ok()) {
+      Close();
+      return s;
+    }
+  }
+  return Status::Ok();
+}
+
+Status Connection::EnsureConnected() {
+  if (connected()) return Status::Ok();
+  return Open();
+}
+
+Result<Rows> Connection::RunOnce(const Statement& statement, const std::vector<Param>& params) {
+  auto fail = [this](pg_result* result, const std::string& what) -> Result<Rows> {
+    last_error_ = DatabaseError{};
+    if (result != nullptr) {
+      const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+      last_error_.sqlstate = state == nullptr ? "" : state;
+      const char* primary = PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
+      last_error_.message = primary == nullptr ? PQerrorMessage(conn_) : primary;
+      PQclear(result);
+    } else {
+      last_error_.message = PQerrorMessage(conn_);
+    }
+    last_error_.connection_lost = PQstatus(conn_) != CONNECTION_OK;
+    return Status::Error(what + ": " + last_error_.message);
+  };
+
+  const std::string name = statement.name;
+  if (std::find(prepared_.begin(), prepared_.end(), name) == prepared_.end()) {
+    pg_result* prepared = PQprepare(conn_, statement.name, statement.sql, 0, nullptr);
+    if (PQresultStatus(prepared) != PGRES_COMMAND_OK) {
+      return fail(prepared, std::string("preparing ") + statement.name);
+    }
+    PQclear(prepared);
+    prepared_.push_back(name);
+  }
+
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const Param& p : params) values.push_back(p ? p->c_str() : nullptr);
+  pg_result* result = PQexecPrepared(conn_, statement.name, static_cast<int>(values.size()),
+                                     values.data(), nullptr, nullptr, 0);
+  ExecStatusType status = PQresultStatus(result);
+  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+    return fail(result, statement.name);
+  }
+  return Rows(result);
+}
+
+Result<Rows> Connection::Run(const Statement& statement, const std::vector<Param>& params) {
+  if (Status s = EnsureConnected(); !s.ok()) {
+    last_error_ = DatabaseError{"", s.message(), true};
+    return s;
+  }
+  Result<Rows> rows = RunOnce(statement, params);
+  if (!rows.ok() && last_error_.connection_lost && !in_transaction_) {
+    if (Status s = Open(); !s.ok()) return s;
+    rows = RunOnce(statement, params);
+  }
+  return rows;
+}
+
+Status Connection::Execute(const Statement& statement, const std::vector<Param>& params) {
+  Result<Rows> rows = Run(statement, params);
+  return rows.ok() ? Status::Ok() : rows.status();
+}
+
+Status Connection::Simple(const char* sql) {
+  pg_result* result = PQexec(conn_, sql);
+  ExecStatusType status = PQresultStatus(result);
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+    PQclear(result);
+    return Status::Ok();
+  }
+  last_error_ = DatabaseError{};
+  const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+  last_error_.sqlstate = state == nullptr ? "" : state;
+  last_error_.message = PQerrorMessage(conn_);
+  last_error_.connection_lost = PQstatus(conn_) != CONNECTION_OK;
+  PQclear(result);
+  return Status::Error(last_error_.message);
+}
+
+Status Connection::InTransaction(Isolation isolation, const std::function<Status()>& body,
+                                 int max_attempts) {
+  Status outcome = Status::Ok();
+  for (int attempt = 1; attempt <= max_attempts; ++attempt) {
+    if (Status s = EnsureConnected(); !s.ok()) return s;
+    last_error_ = DatabaseError{};
+    if (Status s = Simple(BeginStatement(isolation)); !s.ok()) {
+      if (last_error_.connection_lost) continue;  // nothing ran yet: start over on a new link
+      return s;
+    }
+    in_transaction_ = true;
+    outcome = body();
+    if (outcome.ok()) {
+      outcome = Simple("COMMIT");
+      in_transaction_ = false;
+      if (outcome.ok()) return outcome;
+      if (last_error_.connection_lost) {
+        return Status::Error("connection lost during COMMIT; the transaction's outcome is unknown");
+      }
+    } else {
+      const DatabaseError cause = last_error_;
+      if (!cause.connection_lost) (void)Simple("ROLLBACK");
+      in_transaction_ = false;
+      last_error_ = cause;
+      // The server rolled back a transaction whose connection broke: running it again is safe.
+      if (cause.connection_lost) continue;
+    }
+    if (!IsRetryableConflict(last_error_.sqlstate)) return outcome;
+  }
+  return outcome;
+}
+
+Status Connection::ExecuteScript(const std::string& sql) {
+  if (Status s = EnsureConnected(); !s.ok()) return s;
+  return Simple(sql.c_str());
+}
+
+Status Connection::Listen(const char* channel) {
+  const bool known = std::find(listening_.begin(), listening_.end(), channel) != listening_.end();
+  if (!known) listening_.emplace_back(channel);
+  if (!connected()) return Open();  // Open LISTENs on every channel
+  if (known) return Status::Ok();
+  return Simple((std::string("LISTEN ") + channel).c_str());
+}
+
+Result<bool> Connection::AwaitNotification(std::chrono::milliseconds timeout) {
+  if (Status s = EnsureConnected(); !s.ok()) return s;
+  auto drain = [this]() {
+    bool any = false;
+    while (PGnotify* notification = PQnotifies(conn_)) {
+      any = true;
+      PQfreemem(notification);
+    }
+    return any;
+  };
+  if (PQconsumeInput(conn_) == 0) return Status::Error(PQerrorMessage(conn_));
+  if (drain()) return true;
+  pollfd pfd{PQsocket(conn_), POLLIN, 0};
+  int ready = ::poll(&pfd, 1, static_cast<int>(timeout.count()));
+  if (ready <= 0) return false;  // timeout, or EINTR: the caller checks why it was woken
+  if (PQconsumeInput(conn_) == 0) return Status::Error(PQerrorMessage(conn_));
+  return drain();
+}
+
+Result<std::string> Connection::ServerVersion() {
+  Result<Rows> rows = Run(kServerVersion);
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return Status::Error("server_version: no row");
+  return std::string(rows->Text(0, 0));
+}
+
+}  // namespace netgraph::store

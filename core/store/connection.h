@@ -1,0 +1,125 @@
+// One PostgreSQL connection (libpq) as a worker process holds it: statements are prepared once per
+// connection, parameters are always bound (never spliced into SQL), a lost connection is re-opened on
+// the next use, and a transaction that loses a serialization race is retried from the start.
+//
+// Not thread-safe: each process (or thread) owns its Connection.
+#ifndef NETGRAPH_CORE_STORE_CONNECTION_H_
+#define NETGRAPH_CORE_STORE_CONNECTION_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+struct pg_conn;
+struct pg_result;
+
+namespace netgraph::store {
+
+// A named SQL statement. Define each one once, as a constant next to the code that runs it; the
+// connection prepares it on first use and again after every reconnect.
+struct Statement {
+  const char* name;
+  const char* sql;
+};
+
+// A bound parameter in text form; nullopt is SQL NULL.
+using Param = std::optional<std::string>;
+
+// The rows a statement returned. Owns the libpq result.
+class Rows {
+ public:
+  Rows() = default;
+  explicit Rows(pg_result* result);
+  Rows(Rows&& other) noexcept;
+  Rows& operator=(Rows&& other) noexcept;
+  Rows(const Rows&) = delete;
+  Rows& operator=(const Rows&) = delete;
+  ~Rows();
+
+  int size() const;
+  bool empty() const { return size() == 0; }
+  // Rows affected by an INSERT/UPDATE/DELETE without RETURNING.
+  std::int64_t affected() const;
+  bool IsNull(int row, int column) const;
+  std::string_view Text(int row, int column) const;  // "" for NULL
+  std::int64_t Int(int row, int column) const;       // 0 for NULL
+  double Float(int row, int column) const;
+  bool Bool(int row, int column) const;               // PostgreSQL's 't'
+  std::optional<std::string> OptionalText(int row, int column) const;
+  std::optional<std::int64_t> OptionalInt(int row, int column) const;
+
+ private:
+  pg_result* result_ = nullptr;
+};
+
+enum class Isolation { kReadCommitted, kRepeatableRead, kSerializable };
+
+// Why a statement failed: the SQLSTATE lets callers tell a constraint violation from a lost race.
+struct DatabaseError {
+  std::string sqlstate;  // e.g. "23505"; empty when the connection itself failed
+  std::string message;
+  bool connection_lost = false;
+};
+
+class Connection {
+ public:
+  // `conninfo`: a libpq connection string or URI (DATABASE_URL).
+  explicit Connection(std::string conninfo, int connect_timeout_seconds = 5);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Opens the connection if it is not open or was lost. Cheap when open.
+  Status EnsureConnected();
+  bool connected() const;
+  // The server's version string (SHOW server_version).
+  Result<std::string> ServerVersion();
+
+  // Runs a prepared statement. Outside a transaction, a statement that finds the connection lost is
+  // retried once on a fresh connection.
+  Result<Rows> Run(const Statement& statement, const std::vector<Param>& params = {});
+  // Run for a statement whose rows are not needed.
+  Status Execute(const Statement& statement, const std::vector<Param>& params = {});
+  // The failure detail of the last Run that failed.
+  const DatabaseError& last_error() const { return last_error_; }
+
+  // Runs `body` in a transaction at `isolation` and commits when it returns Ok. A serialization
+  // failure or deadlock (40001, 40P01) anywhere in it rolls back and runs `body` again, up to
+  // `max_attempts` times; any other failure rolls back and is returned.
+  Status InTransaction(Isolation isolation, const std::function<Status()>& body, int max_attempts = 5);
+  bool in_transaction() const { return in_transaction_; }
+
+  // Runs SQL text with no parameters (migrations, session settings). Not for anything built from input.
+  Status ExecuteScript(const std::string& sql);
+
+  // LISTENs on `channel` (a constant identifier, never input) now and again after every reconnect.
+  // Cheap when already listening: call it before each wait to reconnect a lost connection.
+  Status Listen(const char* channel);
+  // Waits up to `timeout` for a NOTIFY on a LISTENed channel and consumes every pending one.
+  // Returns true when at least one arrived; false on timeout or when a signal interrupted the wait.
+  Result<bool> AwaitNotification(std::chrono::milliseconds timeout);
+
+ private:
+  Status Open();
+  void Close();
+  Result<Rows> RunOnce(const Statement& statement, const std::vector<Param>& params);
+  Status Simple(const char* sql);
+
+  std::string conninfo_;
+  int connect_timeout_seconds_;
+  pg_conn* conn_ = nullptr;
+  std::vector<std::string> prepared_;  // names prepared on this connection
+  std::vector<std::string> listening_;  // channels to LISTEN on after each (re)connect
+  bool in_transaction_ = false;
+  DatabaseError last_error_;
+};
+
+}  // namespace netgraph::store
+
+#endif  // NETGRAPH_CORE_STORE_CONNECTION_H_
