@@ -1,0 +1,66 @@
+// Settings for bearer-token authentication, read from the environment.
+//
+//   NETGRAPH_JWT_ALG              ES256 (default) or RS256: the only algorithm a token may use.
+//                                 Anything else (HS*, none, PS*, ...) is a configuration error.
+//   NETGRAPH_JWT_PUBLIC_KEY_FILE  PEM file holding the identity provider's public key
+//                                 ("-----BEGIN PUBLIC KEY-----", SubjectPublicKeyInfo): an EC
+//                                 P-256 key for ES256, an RSA key of at least 2048 bits for RS256.
+//   NETGRAPH_JWT_JWKS_FILE        JWKS JSON file ({"keys":[...]}) instead of the PEM file; a
+//                                 token's `kid` header picks the key. Keys whose kty/crv/alg/use
+//                                 do not fit the algorithm are ignored. Set exactly one of the two.
+//   NETGRAPH_JWT_ISSUER           When set, a token's `iss` must equal it exactly.
+//   NETGRAPH_JWT_AUDIENCE         When set, a token's `aud` (a string or an array of strings) must
+//                                 equal or contain it.
+//   NETGRAPH_JWT_LEEWAY_SECONDS   Clock skew allowed on exp, nbf and iat: 0..600, default 60.
+//   NETGRAPH_ADMIN_ROLE_CLAIM     Optional `claim=value`, e.g. `roles=admin`: a token whose claim
+//                                 equals the value, or is an array containing it, is an admin's.
+//   NETGRAPH_JWT_MAX_BYTES        Longer tokens are refused before decoding: 512..65536, default
+//                                 8192.
+#ifndef NETGRAPH_CORE_AUTH_AUTH_CONFIG_H_
+#define NETGRAPH_CORE_AUTH_AUTH_CONFIG_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/config/environment.h"
+#include "core/status.h"
+
+namespace netgraph::auth {
+
+// The signature algorithms a deployment may pin (RFC 7518 names).
+enum class JwtAlgorithm { kES256, kRS256 };
+
+// "ES256" or "RS256".
+std::string_view AlgorithmName(JwtAlgorithm algorithm);
+
+// A claim that marks administrators: `name` equal to `value`, or an array containing `value`.
+struct AdminRoleClaim {
+  std::string name;
+  std::string value;
+};
+
+struct AuthConfig {
+  static constexpr std::int64_t kMaxLeewaySeconds = 600;
+
+  JwtAlgorithm algorithm = JwtAlgorithm::kES256;
+  // Exactly one of the two is non-empty.
+  std::string public_key_file;
+  std::string jwks_file;
+  std::optional<std::string> issuer;
+  std::optional<std::string> audience;
+  std::int64_t leeway_seconds = 60;
+  std::optional<AdminRoleClaim> admin_role_claim;
+  std::int64_t max_token_bytes = 8192;
+};
+
+// Reads the variables above. A malformed integer is recorded in `env` like every other concern's
+// (the caller checks env.status()); the mistakes only this concern can judge (unknown algorithm,
+// neither or both key files, a malformed role claim) are returned, all of them in one Status.
+// Key files are read later, by TokenVerifier::Create.
+Result<AuthConfig> LoadAuthConfig(config::Environment& env);
+
+}  // namespace netgraph::auth
+
+#endif  // NETGRAPH_CORE_AUTH_AUTH_CONFIG_H_

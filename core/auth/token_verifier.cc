@@ -1,0 +1,196 @@
+#include "core/auth/token_verifier.h"
+
+#include <jwt.h>
+#include <openssl/err.h>
+#include <strings.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "core/auth/base64url.h"
+#include "core/auth/claims.h"
+#include "core/auth/jwks.h"
+#include "core/auth/libjwt_handles.h"
+#include "core/auth/verified_token_cache.h"
+
+namespace netgraph::auth {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kVerifiedTokenCacheCapacity = 256;
+
+// RFC 7518 §3.4: an ES256 signature is R and S as 32-byte big-endian integers, not DER.
+constexpr std::size_t kEs256SignatureBytes = 64;
+
+struct CompactJws {
+  std::string_view header;
+  std::string_view payload;
+  std::string_view signature;
+};
+
+Result<CompactJws> SplitCompact(std::string_view token) {
+  std::size_t first = token.find('.');
+  std::size_t second = first == std::string_view::npos ? first : token.find('.', first + 1);
+  if (second == std::string_view::npos || token.find('.', second + 1) != std::string_view::npos) {
+    return Status::Error("token is not three dot-separated parts");
+  }
+  CompactJws parts{token.substr(0, first), token.substr(first + 1, second - first - 1),
+                   token.substr(second + 1)};
+  if (parts.header.empty() || parts.payload.empty()) {
+    return Status::Error("token has an empty header or payload");
+  }
+  if (parts.signature.empty()) return Status::Error("token is unsigned");
+  return parts;
+}
+
+Result<json> DecodeJsonObject(std::string_view part, const char* what) {
+  std::optional<std::string> text = DecodeBase64Url(part);
+  if (!text) return Status::Error(std::string("token ") + what + " is not base64url");
+  json object = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (object.is_discarded()) return Status::Error(std::string("token ") + what + " is not JSON");
+  if (!object.is_object()) {
+    return Status::Error(std::string("token ") + what + " is not a JSON object");
+  }
+  return object;
+}
+
+// A header value fit for a log line: at most 40 printable ASCII characters.
+std::string Printable(std::string_view untrusted) {
+  std::string text(untrusted.substr(0, 40));
+  std::replace_if(
+      text.begin(), text.end(), [](char c) { return c < 0x20 || c > 0x7e; }, '?');
+  return untrusted.size() > text.size() ? text + "..." : text;
+}
+
+Status CheckHeader(const json& header, JwtAlgorithm algorithm) {
+  auto alg = header.find("alg");
+  if (alg == header.end() || !alg->is_string()) return Status::Error("token header has no alg");
+  const auto& alg_name = alg->get_ref<const std::string&>();
+  if (alg_name != AlgorithmName(algorithm)) {
+    return Status::Error("algorithm " + Printable(alg_name) + " not allowed");
+  }
+  // libjwt 1.10.2 refuses any other typ too, e.g. RFC 9068's "at+jwt".
+  if (auto typ = header.find("typ"); typ != header.end()) {
+    if (!typ->is_string() || strcasecmp(typ->get_ref<const std::string&>().c_str(), "JWT") != 0) {
+      return Status::Error("token type " + Printable(typ->dump()) + " not accepted");
+    }
+  }
+  // RFC 7515 §4.1.11: extensions listed in crit must be understood, and we understand none.
+  if (header.contains("crit")) return Status::Error("token header has crit, which is unsupported");
+  if (header.contains("kid") && !header["kid"].is_string()) {
+    return Status::Error("token kid is not a string");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<TokenVerifier> TokenVerifier::Create(const AuthConfig& config) {
+  const bool from_jwks = !config.jwks_file.empty();
+  const std::string& path = from_jwks ? config.jwks_file : config.public_key_file;
+  const char* variable = from_jwks ? "NETGRAPH_JWT_JWKS_FILE" : "NETGRAPH_JWT_PUBLIC_KEY_FILE";
+  auto failure = [&](const Status& status) {
+    return Status::Error(std::string(variable) + " " + path + ": " + status.message());
+  };
+
+  if (path.empty()) return Status::Error(std::string(variable) + " is not set");
+  Result<std::string> content = ReadKeyFile(path);
+  if (!content.ok()) return failure(content.status());
+
+  std::vector<VerificationKey> keys;
+  if (from_jwks) {
+    Result<std::vector<VerificationKey>> jwks =
+        VerificationKeysFromJwks(*content, config.algorithm);
+    if (!jwks.ok()) return failure(jwks.status());
+    keys = std::move(jwks).value();
+  } else {
+    Result<VerificationKey> key = VerificationKeyFromPem(*content, config.algorithm);
+    if (!key.ok()) return failure(key.status());
+    keys.push_back(std::move(key).value());
+  }
+  return TokenVerifier(config, std::move(keys), from_jwks);
+}
+
+TokenVerifier::TokenVerifier(AuthConfig config, std::vector<VerificationKey> keys,
+                             bool keys_from_jwks)
+    : config_(std::move(config)),
+      keys_(std::move(keys)),
+      keys_from_jwks_(keys_from_jwks),
+      verified_(std::make_unique<VerifiedTokenCache>(kVerifiedTokenCacheCapacity)) {}
+
+TokenVerifier::TokenVerifier(TokenVerifier&&) noexcept = default;
+TokenVerifier& TokenVerifier::operator=(TokenVerifier&&) noexcept = default;
+TokenVerifier::~TokenVerifier() = default;
+
+Result<const VerificationKey*> TokenVerifier::SelectKey(
+    const std::optional<std::string>& kid) const {
+  // A PEM file is one key, whatever kid the issuer stamps on its tokens.
+  if (!keys_from_jwks_) return &keys_.front();
+  if (kid) {
+    auto match = std::find_if(keys_.begin(), keys_.end(),
+                              [&](const VerificationKey& key) { return key.kid == kid; });
+    if (match == keys_.end()) return Status::Error("unknown kid '" + Printable(*kid) + "'");
+    return &*match;
+  }
+  if (keys_.size() == 1) return &keys_.front();
+  return Status::Error("token has no kid and the JWKS holds " + std::to_string(keys_.size()) +
+                       " keys");
+}
+
+Result<Identity> TokenVerifier::Verify(std::string_view token,
+                                       std::chrono::system_clock::time_point now) const {
+  if (token.size() > static_cast<std::size_t>(config_.max_token_bytes)) {
+    return Status::Error("token is " + std::to_string(token.size()) + " bytes, over the " +
+                         std::to_string(config_.max_token_bytes) + "-byte limit");
+  }
+  if (std::optional<json> claims = verified_->Find(token)) {
+    return IdentityFromClaims(*claims, config_, now);
+  }
+  Result<CompactJws> parts = SplitCompact(token);
+  if (!parts.ok()) return parts.status();
+
+  Result<json> header = DecodeJsonObject(parts->header, "header");
+  if (!header.ok()) return header.status();
+  if (Status checked = CheckHeader(*header, config_.algorithm); !checked.ok()) return checked;
+
+  std::optional<std::string> kid;
+  if (auto it = header->find("kid"); it != header->end()) kid = it->get<std::string>();
+  Result<const VerificationKey*> key = SelectKey(kid);
+  if (!key.ok()) return key.status();
+
+  Result<json> claims = DecodeJsonObject(parts->payload, "payload");
+  if (!claims.ok()) return claims.status();
+
+  std::optional<std::string> signature = DecodeBase64Url(parts->signature);
+  if (!signature) return Status::Error("token signature is not base64url");
+  if (config_.algorithm == JwtAlgorithm::kES256 && signature->size() != kEs256SignatureBytes) {
+    return Status::Error("ES256 signature is " + std::to_string(signature->size()) +
+                         " bytes, not 64 (R || S)");
+  }
+
+  const std::string& pem = (*key)->public_key_pem;
+  const std::string terminated(token);
+  jwt_t* raw = nullptr;
+  int error =
+      jwt_decode(&raw, terminated.c_str(), reinterpret_cast<const unsigned char*>(pem.data()),
+                 static_cast<int>(pem.size()));
+  JwtHandle decoded(raw);
+  if (error != 0) {
+    ERR_clear_error();  // libjwt leaves OpenSSL's reasons queued on this thread
+    return Status::Error("signature verification failed");
+  }
+  // Defence in depth: libjwt chose the algorithm from the header it parsed itself.
+  if (jwt_get_alg(decoded.get()) != LibJwtAlgorithm(config_.algorithm)) {
+    const char* used = jwt_alg_str(jwt_get_alg(decoded.get()));
+    return Status::Error(std::string("algorithm ") + (used != nullptr ? used : "?") +
+                         " not allowed (seen by libjwt)");
+  }
+  // The claims come from our strict decoding of the payload, the very text the signature covers.
+  verified_->Insert(token, *claims);
+  return IdentityFromClaims(*claims, config_, now);
+}
+
+}  // namespace netgraph::auth

@@ -1,0 +1,69 @@
+// Verifies identity-provider bearer tokens (compact JWS) with libjwt 1.10.2 and turns them into an
+// Identity.
+//
+// libjwt 1.10.2 takes the algorithm from the token's own header, verifies HS* with the key bytes as
+// the HMAC secret, skips verification for `none` when given no key, and checks no claims. So Verify
+// does the rest itself, in this order:
+//   1. refuses tokens longer than max_token_bytes, and anything but three base64url parts with a
+//      non-empty signature;
+//   2. decodes the header and refuses an `alg` other than the pinned one, a `typ` other than JWT,
+//      and any `crit`;
+//   3. picks the key: a PEM file's single key; from a JWKS the key whose kid equals the header's
+//      (an unknown kid is refused; without a kid, only a JWKS with one suitable key will do);
+//   4. calls jwt_decode with that key (never NULL) and checks jwt_get_alg is still the pinned
+//      algorithm, so an HS256 token signed with the public key's PEM text cannot pass;
+//   5. checks the claims: exp required and now < exp + leeway; nbf, when present,
+//      now >= nbf - leeway; iat, when present, iat <= now + leeway; iss and aud when configured
+//      (aud a string or an array); sub a non-empty string.
+// Steps 2-4 are skipped for a token that passed them recently (see verified_token_cache.h): the
+// claims of step 5 are checked on every call.
+// Error messages name the reason for the logs ("token expired", "unknown kid 'k2'", "algorithm
+// HS256 not allowed"); clients should only ever see "Authentication required".
+//
+// Thread-safety: Verify may run on many threads at once (the cache of verified tokens locks).
+#ifndef NETGRAPH_CORE_AUTH_TOKEN_VERIFIER_H_
+#define NETGRAPH_CORE_AUTH_TOKEN_VERIFIER_H_
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/auth/auth_config.h"
+#include "core/auth/identity.h"
+#include "core/auth/keys.h"
+#include "core/status.h"
+
+namespace netgraph::auth {
+
+class VerifiedTokenCache;
+
+class TokenVerifier {
+ public:
+  // Reads and converts the configured key file once. Errors name the file and the reason (cannot
+  // be read, not a PEM public key, not JSON, no key for the algorithm, wrong key type or size...).
+  static Result<TokenVerifier> Create(const AuthConfig& config);
+
+  TokenVerifier(TokenVerifier&&) noexcept;
+  TokenVerifier& operator=(TokenVerifier&&) noexcept;
+  ~TokenVerifier();
+
+  // `token` is the bare token (see BearerToken for the Authorization header). Does no file I/O.
+  Result<Identity> Verify(std::string_view token, std::chrono::system_clock::time_point now) const;
+
+ private:
+  TokenVerifier(AuthConfig config, std::vector<VerificationKey> keys, bool keys_from_jwks);
+
+  Result<const VerificationKey*> SelectKey(const std::optional<std::string>& kid) const;
+
+  AuthConfig config_;
+  std::vector<VerificationKey> keys_;
+  bool keys_from_jwks_;
+  std::unique_ptr<VerifiedTokenCache> verified_;
+};
+
+}  // namespace netgraph::auth
+
+#endif  // NETGRAPH_CORE_AUTH_TOKEN_VERIFIER_H_

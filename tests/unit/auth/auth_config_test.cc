@@ -1,0 +1,113 @@
+#include "core/auth/auth_config.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace netgraph::auth {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+config::Environment EnvironmentOf(std::map<std::string, std::string> variables) {
+  return config::Environment(
+      [variables = std::move(variables)](const std::string& name) -> std::optional<std::string> {
+        auto it = variables.find(name);
+        if (it == variables.end()) return std::nullopt;
+        return it->second;
+      });
+}
+
+TEST(AuthConfigTest, DefaultsWithOnlyAKeyFile) {
+  config::Environment env = EnvironmentOf({{"NETGRAPH_JWT_PUBLIC_KEY_FILE", "/etc/idp.pem"}});
+  Result<AuthConfig> config = LoadAuthConfig(env);
+  ASSERT_TRUE(config.ok()) << config.status().message();
+  EXPECT_TRUE(env.status().ok());
+  EXPECT_EQ(config->algorithm, JwtAlgorithm::kES256);
+  EXPECT_EQ(config->public_key_file, "/etc/idp.pem");
+  EXPECT_EQ(config->jwks_file, "");
+  EXPECT_EQ(config->issuer, std::nullopt);
+  EXPECT_EQ(config->audience, std::nullopt);
+  EXPECT_EQ(config->leeway_seconds, 60);
+  EXPECT_FALSE(config->admin_role_claim.has_value());
+  EXPECT_EQ(config->max_token_bytes, 8192);
+}
+
+TEST(AuthConfigTest, ReadsEverySetting) {
+  config::Environment env = EnvironmentOf({{"NETGRAPH_JWT_ALG", "RS256"},
+                                           {"NETGRAPH_JWT_JWKS_FILE", "/etc/jwks.json"},
+                                           {"NETGRAPH_JWT_ISSUER", "privy.io"},
+                                           {"NETGRAPH_JWT_AUDIENCE", "app-1"},
+                                           {"NETGRAPH_JWT_LEEWAY_SECONDS", "0"},
+                                           {"NETGRAPH_ADMIN_ROLE_CLAIM", "groups=ops=admin"},
+                                           {"NETGRAPH_JWT_MAX_BYTES", "4096"}});
+  Result<AuthConfig> config = LoadAuthConfig(env);
+  ASSERT_TRUE(config.ok()) << config.status().message();
+  EXPECT_TRUE(env.status().ok());
+  EXPECT_EQ(config->algorithm, JwtAlgorithm::kRS256);
+  EXPECT_EQ(config->jwks_file, "/etc/jwks.json");
+  EXPECT_EQ(config->issuer, "privy.io");
+  EXPECT_EQ(config->audience, "app-1");
+  EXPECT_EQ(config->leeway_seconds, 0);
+  ASSERT_TRUE(config->admin_role_claim.has_value());
+  EXPECT_EQ(config->admin_role_claim->name, "groups");
+  EXPECT_EQ(config->admin_role_claim->value, "ops=admin");
+  EXPECT_EQ(config->max_token_bytes, 4096);
+}
+
+TEST(AuthConfigTest, RefusesAlgorithmsOtherThanES256AndRS256) {
+  for (const char* alg : {"HS256", "none", "es256", "RS384", "PS256", "EdDSA"}) {
+    config::Environment env =
+        EnvironmentOf({{"NETGRAPH_JWT_ALG", alg}, {"NETGRAPH_JWT_PUBLIC_KEY_FILE", "/k.pem"}});
+    Result<AuthConfig> config = LoadAuthConfig(env);
+    ASSERT_FALSE(config.ok()) << alg;
+    EXPECT_THAT(config.status().message(),
+                HasSubstr(std::string("NETGRAPH_JWT_ALG must be ES256 or RS256, not '") + alg));
+  }
+}
+
+TEST(AuthConfigTest, NeedsExactlyOneKeySource) {
+  config::Environment none = EnvironmentOf({});
+  EXPECT_THAT(
+      LoadAuthConfig(none).status().message(),
+      HasSubstr("set exactly one of NETGRAPH_JWT_PUBLIC_KEY_FILE and NETGRAPH_JWT_JWKS_FILE"));
+  config::Environment both = EnvironmentOf(
+      {{"NETGRAPH_JWT_PUBLIC_KEY_FILE", "/k.pem"}, {"NETGRAPH_JWT_JWKS_FILE", "/k.json"}});
+  EXPECT_FALSE(LoadAuthConfig(both).ok());
+}
+
+TEST(AuthConfigTest, RefusesMalformedAdminRoleClaims) {
+  for (const char* claim : {"roles", "=admin", "roles="}) {
+    config::Environment env = EnvironmentOf(
+        {{"NETGRAPH_ADMIN_ROLE_CLAIM", claim}, {"NETGRAPH_JWT_PUBLIC_KEY_FILE", "/k.pem"}});
+    Result<AuthConfig> config = LoadAuthConfig(env);
+    ASSERT_FALSE(config.ok()) << claim;
+    EXPECT_THAT(config.status().message(), HasSubstr("NETGRAPH_ADMIN_ROLE_CLAIM"));
+  }
+}
+
+TEST(AuthConfigTest, ReportsEveryOwnProblemAtOnce) {
+  config::Environment env =
+      EnvironmentOf({{"NETGRAPH_JWT_ALG", "HS256"}, {"NETGRAPH_ADMIN_ROLE_CLAIM", "admin"}});
+  EXPECT_THAT(LoadAuthConfig(env).status().message(),
+              AllOf(HasSubstr("NETGRAPH_JWT_ALG"), HasSubstr("set exactly one of"),
+                    HasSubstr("NETGRAPH_ADMIN_ROLE_CLAIM")));
+}
+
+TEST(AuthConfigTest, RecordsBadNumbersInTheEnvironment) {
+  config::Environment env = EnvironmentOf({{"NETGRAPH_JWT_PUBLIC_KEY_FILE", "/k.pem"},
+                                           {"NETGRAPH_JWT_LEEWAY_SECONDS", "3600"},
+                                           {"NETGRAPH_JWT_MAX_BYTES", "big"}});
+  Result<AuthConfig> config = LoadAuthConfig(env);
+  ASSERT_TRUE(config.ok());
+  EXPECT_EQ(config->leeway_seconds, 60);
+  EXPECT_EQ(config->max_token_bytes, 8192);
+  EXPECT_THAT(env.status().message(),
+              AllOf(HasSubstr("NETGRAPH_JWT_LEEWAY_SECONDS"), HasSubstr("NETGRAPH_JWT_MAX_BYTES")));
+}
+
+}  // namespace
+}  // namespace netgraph::auth
