@@ -1,0 +1,114 @@
+#include "core/api/service.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <utility>
+
+#include "core/api/resolvers.h"
+#include "core/auth/authorization_header.h"
+#include "core/log.h"
+#include "core/embedded_file.h"
+
+namespace netgraph::api {
+
+const std::vector<EmbeddedFile>& EmbeddedSchema();  // generated from schema.graphql
+
+std::string_view ServiceSchema() { return EmbeddedSchema().front().content; }
+
+Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
+  ServiceConfig config;
+  config.database_url = env.String("DATABASE_URL", "postgresql:///netgraph");
+  Result<store::RedisAddress> redis =
+      store::RedisAddress::Parse(env.String("REDIS_URL", "redis://127.0.0.1:6379"));
+  graphql::Limits& limits = config.engine.limits;
+  limits.max_document_bytes = static_cast<std::size_t>(
+      env.Int("NETGRAPH_MAX_DOCUMENT_BYTES", static_cast<std::int64_t>(limits.max_document_bytes), 64,
+              16 * 1024 * 1024));
+  limits.max_tokens = static_cast<std::size_t>(
+      env.Int("NETGRAPH_MAX_TOKENS", static_cast<std::int64_t>(limits.max_tokens), 10, 1000000));
+  limits.max_depth = static_cast<std::size_t>(
+      env.Int("NETGRAPH_MAX_DEPTH", static_cast<std::int64_t>(limits.max_depth), 1, 1000));
+  limits.max_aliases = static_cast<std::size_t>(
+      env.Int("NETGRAPH_MAX_ALIASES", static_cast<std::int64_t>(limits.max_aliases), 0, 100000));
+  limits.max_introspection_depth = static_cast<std::size_t>(
+      env.Int("NETGRAPH_MAX_INTROSPECTION_DEPTH",
+              static_cast<std::int64_t>(limits.max_introspection_depth), 1, 100));
+  config.engine.document_cache_capacity = static_cast<std::size_t>(
+      env.Int("NETGRAPH_DOCUMENT_CACHE", static_cast<std::int64_t>(config.engine.document_cache_capacity),
+              0, 1000000));
+  config.engine.introspection = env.Bool("NETGRAPH_INTROSPECTION", config.engine.introspection);
+  Result<auth::AuthConfig> auth = auth::LoadAuthConfig(env);
+  if (Status s = env.status(); !s.ok()) return s;
+  if (!auth.ok()) return auth.status();
+  config.auth = *auth;
+  if (!redis.ok()) return redis.status();
+  config.redis = *redis;
+  return config;
+}
+
+Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> engine,
+                 auth::TokenVerifier verifier)
+    : engine_(std::move(engine)),
+      verifier_(std::move(verifier)),
+      database_(config.database_url),
+      redis_(config.redis) {}
+
+Result<std::unique_ptr<Service>> Service::Create(const ServiceConfig& config) {
+  std::vector<graphql::Error> errors;
+  std::unique_ptr<graphql::Engine> engine =
+      graphql::Engine::Create(ServiceSchema(), config.engine, &errors);
+  if (!engine) {
+    std::string message = "the service schema does not load:";
+    for (const graphql::Error& e : errors) message += "\n  " + e.message;
+    return Status::Error(message);
+  }
+  if (Status s = BindResolvers(*engine); !s.ok()) return s;
+  Result<auth::TokenVerifier> verifier = auth::TokenVerifier::Create(config.auth);
+  if (!verifier.ok()) return verifier.status();
+  return std::unique_ptr<Service>(new Service(config, std::move(engine), std::move(verifier.value())));
+}
+
+std::unique_ptr<RequestScope> Service::NewRequest(std::string_view authorization) {
+  if (authorization.empty()) {
+    return std::make_unique<RequestScope>(*this, Credentials::kNone, std::nullopt);
+  }
+  Result<std::string_view> token = auth::BearerToken(authorization);
+  Result<auth::Identity> identity =
+      token.ok() ? verifier_.Verify(*token, std::chrono::system_clock::now())
+                 : Result<auth::Identity>(token.status());
+  if (!identity.ok()) {
+    // The caller only ever learns "Authentication required"; the reason is for the operator.
+    log::Info("rejected credentials: " + identity.status().message());
+    return std::make_unique<RequestScope>(*this, Credentials::kInvalid, std::nullopt);
+  }
+  return std::make_unique<RequestScope>(*this, Credentials::kValid, std::move(identity.value()));
+}
+
+Health Service::CheckHealth() {
+  Health health;
+  Result<std::string> version = database_.ServerVersion();
+  health.database_connected = version.ok();
+  if (version.ok()) {
+    health.database_version = *version;
+  } else {
+    health.database_error = version.status().message();
+  }
+  Status redis = redis_.Ping();
+  health.redis_connected = redis.ok();
+  health.redis_error = redis.message();
+  return health;
+}
+
+std::string Health::ToJson() const {
+  // The errors stay in the logs: /health is public and they name hosts and paths.
+  nlohmann::json database = {{"connected", database_connected}};
+  if (database_connected) database["version"] = database_version;
+  nlohmann::json redis = {{"connected", redis_connected}};
+  nlohmann::json body = {{"status", serving() ? (redis_connected ? "ok" : "degraded") : "unavailable"},
+                         {"postgres", database},
+                         {"redis", redis}};
+  return body.dump();
+}
+
+}  // namespace netgraph::api
