@@ -1,0 +1,87 @@
+#include "daemon/listen_socket.h"
+
+#include <fcntl.h>
+#include <netdb.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace netgraph::daemon {
+namespace {
+
+constexpr int kSystemdFirstFd = 3;  // SD_LISTEN_FDS_START
+
+std::string ErrnoText(const std::string& what) { return what + ": " + std::strerror(errno); }
+
+Result<int> OpenUnix(const std::string& path, int backlog, unsigned mode) {
+  sockaddr_un address{};
+  if (path.size() >= sizeof(address.sun_path)) return Status::Error("socket path too long: " + path);
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.c_str(), path.size());
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return Status::Error(ErrnoText("socket"));
+  ::unlink(path.c_str());
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) != 0 ||
+      ::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0 || ::listen(fd, backlog) != 0) {
+    Status error = Status::Error(ErrnoText("listening on " + path));
+    ::close(fd);
+    return error;
+  }
+  return fd;
+}
+
+Result<int> OpenTcp(const std::string& address, int backlog) {
+  std::size_t colon = address.rfind(':');
+  std::string host = address.substr(0, colon);
+  std::string port = address.substr(colon + 1);
+  if (host.empty()) host = "127.0.0.1";
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  if (int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
+    return Status::Error("bad listen address " + address + ": " + ::gai_strerror(rc));
+  }
+  int fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int on = 1;
+  bool ok = fd >= 0 && ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) == 0 &&
+            ::bind(fd, found->ai_addr, found->ai_addrlen) == 0 && ::listen(fd, backlog) == 0;
+  ::freeaddrinfo(found);
+  if (!ok) {
+    Status error = Status::Error(ErrnoText("listening on " + address));
+    if (fd >= 0) ::close(fd);
+    return error;
+  }
+  return fd;
+}
+
+}  // namespace
+
+std::optional<int> TakeSystemdSocket() {
+  const char* pid = std::getenv("LISTEN_PID");
+  const char* fds = std::getenv("LISTEN_FDS");
+  std::optional<int> socket;
+  if (pid != nullptr && fds != nullptr && std::atol(pid) == static_cast<long>(::getpid()) &&
+      std::atoi(fds) >= 1) {
+    socket = kSystemdFirstFd;
+    ::fcntl(kSystemdFirstFd, F_SETFD, FD_CLOEXEC);
+  }
+  ::unsetenv("LISTEN_PID");
+  ::unsetenv("LISTEN_FDS");
+  ::unsetenv("LISTEN_FDNAMES");
+  return socket;
+}
+
+Result<int> OpenListenSocket(const std::string& address, int backlog, unsigned unix_mode) {
+  if (!address.empty() && address[0] == '/') return OpenUnix(address, backlog, unix_mode);
+  if (address.find(':') != std::string::npos) return OpenTcp(address, backlog);
+  return Status::Error("listen address must be a unix socket path or host:port, not: " + address);
+}
+
+}  // namespace netgraph::daemon

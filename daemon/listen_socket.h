@@ -1,0 +1,22 @@
+// The listening socket a daemon serves on: handed over by systemd socket activation (LISTEN_FDS), or
+// opened here from an address: a unix socket path ("/run/netgraph/fcgi.sock") or "host:port".
+#ifndef NETGRAPH_DAEMON_LISTEN_SOCKET_H_
+#define NETGRAPH_DAEMON_LISTEN_SOCKET_H_
+
+#include <optional>
+#include <string>
+
+#include "core/status.h"
+
+namespace netgraph::daemon {
+
+// The first socket systemd passed to this process, if any (LISTEN_PID must be this process). Clears
+// the LISTEN_* variables so children do not take them for their own.
+std::optional<int> TakeSystemdSocket();
+
+// Binds and listens. A unix socket replaces a stale file at `address` and gets `unix_mode`.
+Result<int> OpenListenSocket(const std::string& address, int backlog, unsigned unix_mode);
+
+}  // namespace netgraph::daemon
+
+#endif  // NETGRAPH_DAEMON_LISTEN_SOCKET_H_

@@ -1,0 +1,295 @@
+#include "fcgi/graphql_http.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace netgraph::fcgi {
+namespace {
+
+constexpr std::string_view kGraphQLResponseJson = "application/graphql-response+json";
+constexpr std::string_view kJson = "application/json";
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+// Splits `text` at `separator`, trimming each part.
+std::vector<std::string_view> Split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  while (true) {
+    std::size_t at = text.find(separator);
+    parts.push_back(Trim(text.substr(0, at)));
+    if (at == std::string_view::npos) return parts;
+    text.remove_prefix(at + 1);
+  }
+}
+
+// A media type and its parameters, lower-cased: "application/json; charset=utf-8".
+struct MediaType {
+  std::string essence;
+  std::vector<std::pair<std::string, std::string>> parameters;
+
+  static MediaType Parse(std::string_view text) {
+    std::vector<std::string_view> parts = Split(text, ';');
+    MediaType type{Lower(parts[0]), {}};
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      std::size_t eq = parts[i].find('=');
+      if (eq == std::string_view::npos) continue;
+      std::string_view value = Trim(parts[i].substr(eq + 1));
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+        value = value.substr(1, value.size() - 2);
+      }
+      type.parameters.emplace_back(Lower(Trim(parts[i].substr(0, eq))), Lower(value));
+    }
+    return type;
+  }
+
+  const std::string* Parameter(std::string_view name) const {
+    for (const auto& [key, value] : parameters) {
+      if (key == name) return &value;
+    }
+    return nullptr;
+  }
+};
+
+std::string ErrorsBody(std::string_view message) {
+  nlohmann::json body = {{"errors", nlohmann::json::array({{{"message", message}}})}};
+  return body.dump();
+}
+
+std::string ContentType(ResponseMediaType type) {
+  return std::string(type == ResponseMediaType::kGraphQLResponseJson ? kGraphQLResponseJson : kJson) +
+         "; charset=utf-8";
+}
+
+// A request that is not well-formed: 400 (or the given status) with a JSON error body.
+HttpResponse Refuse(int status, std::string_view message) {
+  HttpResponse response;
+  response.status = status;
+  response.SetHeader("Content-Type", ContentType(ResponseMediaType::kJson));
+  response.SetHeader("Cache-Control", "no-store");
+  response.body = ErrorsBody(message);
+  return response;
+}
+
+// Deeper JSON than `limit` is refused before parsing, so no later recursive walk can overflow.
+bool NestsDeeperThan(std::string_view json, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (char c : json) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+// The GraphQL request parameters, checked for type. JSON null counts as absent.
+struct GraphQLParams {
+  std::string query;
+  std::optional<std::string> operation_name;
+  nlohmann::json variables;  // null or an object
+};
+
+// Validates the request's parameters; on failure returns the message for a 400.
+std::optional<std::string> ReadParams(const nlohmann::json& body, GraphQLParams* params) {
+  if (!body.is_object()) return "JSON body must be an object";
+  auto query = body.find("query");
+  if (query == body.end() || query->is_null()) return "Missing query";
+  if (!query->is_string()) return "The \"query\" parameter must be a string";
+  params->query = query->get<std::string>();
+  if (auto name = body.find("operationName"); name != body.end() && !name->is_null()) {
+    if (!name->is_string()) return "The \"operationName\" parameter must be a string";
+    params->operation_name = name->get<std::string>();
+  }
+  if (auto variables = body.find("variables"); variables != body.end() && !variables->is_null()) {
+    if (!variables->is_object()) return "The \"variables\" parameter must be a JSON object";
+    params->variables = *variables;
+  }
+  if (auto extensions = body.find("extensions"); extensions != body.end() && !extensions->is_null()) {
+    if (!extensions->is_object()) return "The \"extensions\" parameter must be a JSON object";
+  }
+  return std::nullopt;
+}
+
+// GET parameters: variables and extensions are JSON text; an empty value counts as absent.
+std::optional<std::string> ReadGetParams(std::string_view query_string, std::size_t max_json_depth,
+                                         nlohmann::json* body) {
+  *body = nlohmann::json::object();
+  for (std::string_view pair : Split(query_string, '&')) {
+    if (pair.empty()) continue;
+    std::size_t eq = pair.find('=');
+    std::optional<std::string> key = DecodeFormComponent(pair.substr(0, eq));
+    std::optional<std::string> value =
+        DecodeFormComponent(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
+    if (!key || !value) return "Malformed URL query string";
+    if (body->contains(*key)) continue;  // the first occurrence wins
+    if (*key == "variables" || *key == "extensions") {
+      if (value->empty()) continue;
+      if (NestsDeeperThan(*value, max_json_depth)) return "The \"" + *key + "\" parameter nests too deeply";
+      nlohmann::json parsed = nlohmann::json::parse(*value, nullptr, /*allow_exceptions=*/false);
+      if (parsed.is_discarded()) return "The \"" + *key + "\" parameter is not valid JSON";
+      (*body)[*key] = std::move(parsed);
+    } else {
+      (*body)[*key] = *value;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<ResponseMediaType> NegotiateMediaType(bool has_accept, std::string_view accept) {
+  if (!has_accept || Trim(accept).empty()) return ResponseMediaType::kJson;
+  std::optional<ResponseMediaType> best;
+  double best_q = 0.0;
+  for (std::string_view range : Split(accept, ',')) {
+    if (range.empty()) continue;
+    MediaType type = MediaType::Parse(range);
+    std::optional<ResponseMediaType> candidate;
+    if (type.essence == kGraphQLResponseJson) {
+      candidate = ResponseMediaType::kGraphQLResponseJson;
+    } else if (type.essence == kJson || type.essence == "application/*" || type.essence == "*/*") {
+      candidate = ResponseMediaType::kJson;
+    }
+    if (!candidate) continue;
+    double q = 1.0;
+    if (const std::string* qvalue = type.Parameter("q")) q = std::strtod(qvalue->c_str(), nullptr);
+    if (q > best_q) {  // on a tie the earlier range wins
+      best = candidate;
+      best_q = q;
+    }
+  }
+  return best;
+}
+
+std::optional<std::string> DecodeFormComponent(std::string_view encoded) {
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  out.reserve(encoded.size());
+  for (std::size_t i = 0; i < encoded.size(); ++i) {
+    char c = encoded[i];
+    if (c == '+') {
+      out.push_back(' ');
+    } else if (c == '%') {
+      if (i + 2 >= encoded.size()) return std::nullopt;
+      int high = hex(encoded[i + 1]);
+      int low = hex(encoded[i + 2]);
+      if (high < 0 || low < 0) return std::nullopt;
+      out.push_back(static_cast<char>(high * 16 + low));
+      i += 2;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
+                           const GraphQLHttpOptions& options) {
+  const bool is_get = request.method == "GET";
+  if (!is_get && request.method != "POST") {
+    HttpResponse response = Refuse(405, "GraphQL requests use GET (queries) or POST");
+    response.SetHeader("Allow", "GET, POST");
+    return response;
+  }
+  std::optional<ResponseMediaType> media_type = NegotiateMediaType(request.has_accept, request.accept);
+  if (!media_type) {
+    HttpResponse response = Refuse(406, "Accept application/graphql-response+json or application/json");
+    return response;
+  }
+
+  nlohmann::json body;
+  if (is_get) {
+    if (std::optional<std::string> problem =
+            ReadGetParams(request.query_string, options.max_json_depth, &body)) {
+      return Refuse(400, *problem);
+    }
+  } else {
+    if (request.content_type.empty()) {
+      return Refuse(415, "Missing Content-Type: send application/json");
+    }
+    MediaType content_type = MediaType::Parse(request.content_type);
+    if (content_type.essence != kJson) {
+      return Refuse(415, "Unsupported Content-Type: send application/json");
+    }
+    if (const std::string* charset = content_type.Parameter("charset");
+        charset != nullptr && *charset != "utf-8") {
+      return Refuse(415, "Unsupported charset: send UTF-8");
+    }
+    if (request.body.size() > options.max_body_bytes) {
+      return Refuse(413, "Request body exceeds " + std::to_string(options.max_body_bytes) + " bytes");
+    }
+    if (NestsDeeperThan(request.body, options.max_json_depth)) {
+      return Refuse(400, "JSON body nests too deeply");
+    }
+    body = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+    if (body.is_discarded()) return Refuse(400, "Unparsable JSON body");
+  }
+
+  GraphQLParams params;
+  if (std::optional<std::string> problem = ReadParams(body, &params)) return Refuse(400, *problem);
+
+  graphql::Engine& engine = service.engine();
+  std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(params.query);
+  std::optional<std::string_view> operation_name;
+  if (params.operation_name) operation_name = *params.operation_name;
+  if (is_get && document->valid() &&
+      document->OperationTypeFor(operation_name) == graphql::OperationType::kMutation) {
+    HttpResponse response = Refuse(405, "Cannot perform mutations over GET");
+    response.SetHeader("Allow", "POST");
+    return response;
+  }
+
+  std::unique_ptr<api::RequestScope> scope = service.NewRequest(request.authorization);
+  graphql::ExecuteParams execute;
+  execute.operation_name = operation_name;
+  execute.variables = params.variables.is_null() ? nullptr : &params.variables;
+  execute.context = scope.get();
+  graphql::ExecutionResult result = engine.Execute(*document, execute);
+
+  HttpResponse response;
+  response.status =
+      result.has_data || *media_type == ResponseMediaType::kJson ? 200 : 400;
+  response.SetHeader("Content-Type", ContentType(*media_type));
+  response.SetHeader("Cache-Control", "no-store");
+  response.body = std::move(result.body);
+  return response;
+}
+
+}  // namespace netgraph::fcgi

@@ -1,0 +1,206 @@
+#include "fcgi/prefork_master.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "core/log.h"
+#include "daemon/systemd_notify.h"
+
+namespace netgraph::fcgi {
+namespace {
+
+int g_signal_pipe[2] = {-1, -1};
+
+void OnSignal(int signal_number) {
+  int saved_errno = errno;
+  unsigned char byte = static_cast<unsigned char>(signal_number);
+  (void)!::write(g_signal_pipe[1], &byte, 1);
+  errno = saved_errno;
+}
+
+constexpr int kHandledSignals[] = {SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGHUP};
+
+void InstallHandlers() {
+  ::pipe2(g_signal_pipe, O_NONBLOCK | O_CLOEXEC);
+  struct sigaction action {};
+  action.sa_handler = OnSignal;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  for (int s : kHandledSignals) ::sigaction(s, &action, nullptr);
+}
+
+// What a forked worker starts from: default dispositions and none of the master's plumbing.
+void ResetInChild() {
+  struct sigaction action {};
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  for (int s : kHandledSignals) ::sigaction(s, &action, nullptr);
+  ::close(g_signal_pipe[0]);
+  ::close(g_signal_pipe[1]);
+}
+
+std::string DescribeExit(int status) {
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return std::string("was killed by signal ") + ::strsignal(WTERMSIG(status));
+  return "stopped";
+}
+
+}  // namespace
+
+PreforkMaster::PreforkMaster(PreforkOptions options, std::vector<ChildRole> roles)
+    : options_(options), roles_(std::move(roles)) {
+  for (const ChildRole& role : roles_) {
+    for (int i = 0; i < role.count; ++i) slots_.push_back(Slot{&role});
+  }
+}
+
+void PreforkMaster::Spawn(int index) {
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    log::Error(std::string("fork failed: ") + std::strerror(errno));
+    slots_[static_cast<std::size_t>(index)].respawn_at = Clock::now() + std::chrono::seconds(1);
+    return;
+  }
+  Slot& slot = slots_[static_cast<std::size_t>(index)];
+  if (pid == 0) {
+    ResetInChild();
+    ::_exit(slot.role->main());
+  }
+  slot.pid = pid;
+  slot.started = Clock::now();
+  log::Info(slot.role->name + " started as pid " + std::to_string(pid));
+}
+
+void PreforkMaster::Reap() {
+  int status = 0;
+  pid_t pid;
+  while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+    if (auto retired = retiring_.find(pid); retired != retiring_.end()) {
+      retiring_.erase(retired);
+      log::Info("retired pid " + std::to_string(pid) + " " + DescribeExit(status));
+      continue;
+    }
+    auto slot = std::find_if(slots_.begin(), slots_.end(), [pid](const Slot& s) { return s.pid == pid; });
+    if (slot == slots_.end()) continue;
+    slot->pid = 0;
+    if (stopping_) continue;
+    log::Warn(slot->role->name + " pid " + std::to_string(pid) + " " + DescribeExit(status) +
+              "; replacing it");
+    const bool died_young = Clock::now() - slot->started < std::chrono::seconds(1);
+    slot->rapid_failures = died_young ? slot->rapid_failures + 1 : 0;
+    const int shift = std::min(slot->rapid_failures, 6);
+    const auto delay = died_young ? std::min(std::chrono::milliseconds(100 << shift),
+                                             std::chrono::milliseconds(5000))
+                                  : std::chrono::milliseconds(0);
+    slot->respawn_at = Clock::now() + delay;
+  }
+}
+
+void PreforkMaster::RespawnDueSlots() {
+  if (stopping_) return;
+  const auto now = Clock::now();
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].pid == 0 && slots_[i].respawn_at <= now) Spawn(static_cast<int>(i));
+  }
+}
+
+void PreforkMaster::BeginStop() {
+  if (stopping_) return;
+  stopping_ = true;
+  stop_deadline_ = Clock::now() + options_.shutdown_timeout;
+  daemon::NotifySystemd("STOPPING=1");
+  log::Info("stopping: asking children to finish their work");
+  for (const Slot& slot : slots_) {
+    if (slot.pid > 0) ::kill(slot.pid, SIGTERM);
+  }
+  for (const auto& [pid, index] : retiring_) ::kill(pid, SIGTERM);
+}
+
+void PreforkMaster::BeginReload() {
+  if (stopping_ || !reload_queue_.empty()) return;
+  log::Info("reloading: replacing children one at a time");
+  for (std::size_t i = 0; i < slots_.size(); ++i) reload_queue_.push_back(static_cast<int>(i));
+  AdvanceReload();
+}
+
+void PreforkMaster::AdvanceReload() {
+  // One old worker at a time: wait until the previous one has gone.
+  if (stopping_ || !retiring_.empty() || reload_queue_.empty()) return;
+  int index = reload_queue_.front();
+  reload_queue_.erase(reload_queue_.begin());
+  Slot& slot = slots_[static_cast<std::size_t>(index)];
+  if (slot.pid > 0) {
+    pid_t old = slot.pid;
+    retiring_[old] = index;
+    Spawn(index);
+    ::kill(old, SIGTERM);
+  } else {
+    Spawn(index);
+  }
+  if (reload_queue_.empty()) daemon::NotifySystemd("READY=1");
+}
+
+bool PreforkMaster::HasChildren() const {
+  return !retiring_.empty() ||
+         std::any_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.pid > 0; });
+}
+
+int PreforkMaster::PollTimeoutMs() const {
+  auto next = Clock::now() + std::chrono::seconds(1);
+  if (stopping_ && !killed_) next = std::min(next, stop_deadline_);
+  if (!stopping_) {
+    for (const Slot& slot : slots_) {
+      if (slot.pid == 0) next = std::min(next, slot.respawn_at);
+    }
+  }
+  auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()).count();
+  return static_cast<int>(std::max<long long>(wait, 0));
+}
+
+int PreforkMaster::Run() {
+  InstallHandlers();
+  for (std::size_t i = 0; i < slots_.size(); ++i) Spawn(static_cast<int>(i));
+  daemon::NotifySystemd("READY=1\nSTATUS=" + std::to_string(slots_.size()) + " children");
+
+  while (!stopping_ || HasChildren()) {
+    pollfd pfd{g_signal_pipe[0], POLLIN, 0};
+    int ready = ::poll(&pfd, 1, PollTimeoutMs());
+    if (ready > 0) {
+      unsigned char signals[64];
+      ssize_t n;
+      while ((n = ::read(g_signal_pipe[0], signals, sizeof(signals))) > 0) {
+        for (ssize_t i = 0; i < n; ++i) {
+          switch (signals[i]) {
+            case SIGCHLD: Reap(); break;
+            case SIGHUP: BeginReload(); break;
+            default: BeginStop(); break;
+          }
+        }
+      }
+    }
+    Reap();  // a SIGCHLD can coalesce with another; reaping is cheap
+    AdvanceReload();
+    RespawnDueSlots();
+    if (stopping_ && !killed_ && Clock::now() >= stop_deadline_ && HasChildren()) {
+      log::Warn("shutdown timeout: killing the children still running");
+      for (const Slot& slot : slots_) {
+        if (slot.pid > 0) ::kill(slot.pid, SIGKILL);
+      }
+      for (const auto& [pid, index] : retiring_) ::kill(pid, SIGKILL);
+      killed_ = true;
+    }
+  }
+  log::Info("stopped");
+  return 0;
+}
+
+}  // namespace netgraph::fcgi

@@ -1,0 +1,75 @@
+// The pre-forking master of the FastCGI pool, after php-fpm's process manager: it forks N workers that
+// all accept on one inherited listening socket, and supervises them together with any other child
+// processes the pool needs (the outbox relay), each kind a "role" with its own count.
+//
+// - A worker that dies is replaced; one that dies within a second of starting is replaced after a
+//   growing delay (up to 5 s), so a crash loop does not spin.
+// - SIGTERM, SIGINT or SIGQUIT: graceful stop. Workers get SIGTERM, finish their current request and
+//   exit; after the shutdown timeout the rest get SIGKILL. Run() returns once every worker is gone.
+// - SIGHUP: rolling restart. Workers are replaced one at a time: a new worker starts before the old one
+//   is asked to stop, so the pool never shrinks.
+// Signals only write a byte to a self-pipe; all work happens in Run()'s loop.
+#ifndef NETGRAPH_FCGI_PREFORK_MASTER_H_
+#define NETGRAPH_FCGI_PREFORK_MASTER_H_
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace netgraph::fcgi {
+
+// A kind of child process: `main` runs in each of `count` forked children; its return value is the
+// child's exit status. Children are asked to stop with SIGTERM.
+struct ChildRole {
+  std::string name;  // for logs: "worker", "relay"
+  int count = 1;
+  std::function<int()> main;
+};
+
+struct PreforkOptions {
+  std::chrono::seconds shutdown_timeout{30};
+};
+
+class PreforkMaster {
+ public:
+  PreforkMaster(PreforkOptions options, std::vector<ChildRole> roles);
+
+  // Forks the workers and supervises them until a stop signal. Returns the master's exit status.
+  int Run();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  struct Slot {
+    const ChildRole* role = nullptr;
+    pid_t pid = 0;
+    Clock::time_point started;
+    Clock::time_point respawn_at;
+    int rapid_failures = 0;
+  };
+
+  void Spawn(int index);
+  void Reap();
+  void BeginStop();
+  void BeginReload();
+  void AdvanceReload();
+  void RespawnDueSlots();
+  bool HasChildren() const;
+  int PollTimeoutMs() const;
+
+  PreforkOptions options_;
+  std::vector<ChildRole> roles_;
+  std::vector<Slot> slots_;
+  std::map<pid_t, int> retiring_;    // old workers asked to stop during a reload -> their slot
+  std::vector<int> reload_queue_;    // slots still to replace in the current reload
+  bool stopping_ = false;
+  bool killed_ = false;
+  Clock::time_point stop_deadline_;
+};
+
+}  // namespace netgraph::fcgi
+
+#endif  // NETGRAPH_FCGI_PREFORK_MASTER_H_
