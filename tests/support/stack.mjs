@@ -1,0 +1,75 @@
+// Helpers for tests that run against the private stack scripts/test brings up. The stack's settings
+// come from its stack.env, which scripts/test exports into the environment.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+
+function required(name) {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the tests through scripts/test`);
+  return value;
+}
+
+export const repo = process.env.NETGRAPH_REPO ?? path.resolve(import.meta.dirname, '../..');
+export const baseUrl = required('NETGRAPH_BASE_URL');
+export const wsUrl = required('NETGRAPH_WS_URL');
+export const runDir = required('NETGRAPH_RUN_DIR');
+export const graphqlUrl = `${baseUrl}/graphql`;
+export const netgraphctlPath = path.join(process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build'), 'bin', 'netgraphctl');
+
+// POSTs a GraphQL request; returns {status, headers, body (parsed JSON or null), text}.
+export async function graphql(query, { variables, operationName, token, headers = {} } = {}) {
+  const response = await fetch(graphqlUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: JSON.stringify({ query, variables, operationName }),
+  });
+  const text = await response.text();
+  let body = null;
+  try { body = JSON.parse(text); } catch { /* left null: the caller asserts on text */ }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+// Runs netgraphctl with the stack's environment; returns stdout. Throws on a non-zero exit.
+export function netgraphctl(...args) {
+  return execFileSync(netgraphctlPath, args, { encoding: 'utf8', env: process.env });
+}
+
+export function netgraphctlResult(...args) {
+  return spawnSync(netgraphctlPath, args, { encoding: 'utf8', env: process.env });
+}
+
+export function readPid(name) {
+  const file = path.join(runDir, name);
+  return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null;
+}
+
+export function isAlive(pid) {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+// The pids of the direct children of `pid`.
+export function childrenOf(pid) {
+  const out = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.trim();
+  return out ? out.split('\n').map(Number) : [];
+}
+
+export async function waitFor(predicate, { timeoutMs = 10000, intervalMs = 50, what = 'condition' } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+// Restarts whatever the stack is missing (scripts/stack up is idempotent).
+export function stackUp() {
+  execFileSync(path.join(repo, 'scripts', 'stack'), ['up'], { stdio: 'ignore', env: process.env });
+}
