@@ -1,0 +1,30 @@
+#include "core/crypto/base64.h"
+
+#include <sodium.h>
+
+namespace netgraph::crypto {
+
+std::string Base64Encode(std::span<const std::uint8_t> bytes) {
+  constexpr int kVariant = sodium_base64_VARIANT_ORIGINAL;
+  // sodium_bin2base64 writes a terminating NUL, which the string's size leaves out.
+  std::string text(sodium_base64_ENCODED_LEN(bytes.size(), kVariant) - 1, '\0');
+  sodium_bin2base64(text.data(), text.size() + 1, bytes.data(), bytes.size(), kVariant);
+  return text;
+}
+
+Result<std::vector<std::uint8_t>> Base64Decode(std::string_view text) {
+  std::vector<std::uint8_t> bytes(text.size() / 4 * 3 + 3);
+  std::size_t length = 0;
+  const char* end = nullptr;
+  // No characters to ignore, and `end` must reach the end of the text: libsodium otherwise stops
+  // quietly at the first character it cannot use.
+  if (sodium_base642bin(bytes.data(), bytes.size(), text.data(), text.size(), nullptr, &length,
+                        &end, sodium_base64_VARIANT_ORIGINAL) != 0 ||
+      end != text.data() + text.size()) {
+    return Status::Error("not standard padded base64");
+  }
+  bytes.resize(length);
+  return bytes;
+}
+
+}  // namespace netgraph::crypto
