@@ -1,0 +1,67 @@
+#include "core/graphql/schema_printer.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/graphql/build_schema.h"
+
+namespace netgraph::graphql {
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream file(std::string(NETGRAPH_SOURCE_DIR) + "/" + path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+std::string PrintBuilt(std::string sdl) {
+  std::vector<Error> errors;
+  auto schema = BuildSchema(std::move(sdl), &errors);
+  EXPECT_NE(schema, nullptr) << (errors.empty() ? "" : errors[0].message);
+  return schema == nullptr ? std::string() : PrintSchema(*schema);
+}
+
+// The expected files hold graphql-js's output, which ends with no newline.
+std::string Expected(const std::string& path) {
+  std::string text = ReadFile(path);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+TEST(SchemaPrinterTest, PrintsTheServiceSchemaAsGraphqlJs) {
+  EXPECT_EQ(PrintBuilt(ReadFile("core/api/schema.graphql")),
+            Expected("tests/unit/graphql/testdata/service_schema_printed.graphql"));
+}
+
+TEST(SchemaPrinterTest, PrintsEveryConstructAsGraphqlJs) {
+  EXPECT_EQ(PrintBuilt(ReadFile("tests/unit/graphql/testdata/rich_schema.graphql")),
+            Expected("tests/unit/graphql/testdata/rich_schema_printed.graphql"));
+}
+
+TEST(SchemaPrinterTest, OmitsTheSchemaDefinitionForCommonRootNames) {
+  EXPECT_EQ(PrintBuilt("schema { query: Query } type Query { a: Int }"),
+            "type Query {\n  a: Int\n}");
+  EXPECT_EQ(PrintBuilt("schema { query: Root } type Root { a: Int }"),
+            "schema {\n  query: Root\n}\n\ntype Root {\n  a: Int\n}");
+}
+
+TEST(SchemaPrinterTest, PrintsDescriptionsAsGraphqlJs) {
+  EXPECT_EQ(
+      PrintBuilt("type Query { \"one\" a: Int \"two\\nlines\" b: Int \"\\rno block\" c: Int }"),
+      "type Query {\n  \"\"\"one\"\"\"\n  a: Int\n\n  \"\"\"\n  two\n  lines\n  \"\"\"\n"
+      "  b: Int\n\n  \"\\rno block\"\n  c: Int\n}");
+}
+
+TEST(SchemaPrinterTest, LeavesOutBuiltIns) {
+  std::string printed = PrintBuilt(
+      "type Query { a(x: Float, y: ID): String @deprecated }\n"
+      "directive @deprecated(reason: String) on FIELD_DEFINITION");
+  EXPECT_EQ(printed, "type Query {\n  a(x: Float, y: ID): String @deprecated\n}");
+}
+
+}  // namespace
+}  // namespace netgraph::graphql
