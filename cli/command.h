@@ -24,6 +24,13 @@ struct Command {
 };
 
 std::vector<Command> MigrateCommands();
+std::vector<Command> SeedCommands();
+std::vector<Command> TokenCommands();
+std::vector<Command> VoucherCommands();
+std::vector<Command> AdminCommands();
+std::vector<Command> GraphCommands();
+std::vector<Command> TreasuryCommands();
+std::vector<Command> ConfidentialCommands();
 
 }  // namespace netgraph::cli
 

@@ -13,7 +13,11 @@ using netgraph::cli::Command;
 
 std::vector<Command> AllCommands() {
   std::vector<Command> all;
-  for (auto group : {netgraph::cli::MigrateCommands}) {
+  for (auto group : {netgraph::cli::MigrateCommands, netgraph::cli::SeedCommands,
+                     netgraph::cli::TokenCommands, netgraph::cli::VoucherCommands,
+                     netgraph::cli::AdminCommands, netgraph::cli::GraphCommands,
+                     netgraph::cli::TreasuryCommands,
+                     netgraph::cli::ConfidentialCommands}) {
     for (Command& c : group()) all.push_back(std::move(c));
   }
   return all;

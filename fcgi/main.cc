@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
 
   std::vector<fcgi::ChildRole> roles = {
       {"worker", workers, [&] { return fcgi::RunWorker(worker, **service); }},
+      {"relay", 1, [&] { return (*service)->RunOutboxRelay(); }},
   };
   fcgi::PreforkMaster master(prefork, std::move(roles));
   int status = master.Run();

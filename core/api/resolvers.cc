@@ -1,6 +1,18 @@
 #include "core/api/resolvers.h"
 
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "core/api/service.h"
+#include "core/domain/graph_change.h"
+#include "core/domain/network_graph.h"
+#include "core/domain/portfolio.h"
+#include "core/domain/redemption.h"
+#include "core/domain/voucher.h"
+#include "core/domain/voucher_admin.h"
+#include "core/log.h"
 
 namespace netgraph::api {
 namespace {
@@ -9,8 +21,70 @@ using graphql::ResolveInfo;
 using graphql::ResolverResult;
 using graphql::Value;
 
-Service& ServiceOf(const ResolveInfo& info) {
-  return static_cast<RequestScope*>(info.context)->service();
+RequestScope& ScopeOf(const ResolveInfo& info) { return *static_cast<RequestScope*>(info.context); }
+Service& ServiceOf(const ResolveInfo& info) { return ScopeOf(info).service(); }
+
+// An argument's value; nullopt when absent or null.
+const Value* Argument(const ResolveInfo& info, std::string_view name) {
+  const Value* value = info.arguments.Find(name);
+  return value == nullptr || value->is_null() ? nullptr : value;
+}
+
+std::string StringArgument(const ResolveInfo& info, std::string_view name) {
+  const Value* value = Argument(info, name);
+  return value == nullptr ? std::string() : value->as_string();
+}
+
+// The failure the client sees when something broke inside; the detail goes to the log only.
+ResolverResult InternalError(const ResolveInfo& info, const Status& status) {
+  log::Error(std::string(info.parent_type) + "." + std::string(info.field_name) + ": " +
+             status.message());
+  return ResolverResult::Error("Internal server error", "INTERNAL_SERVER_ERROR");
+}
+
+ResolverResult BadInput(std::string message) {
+  return ResolverResult::Error(std::move(message), "BAD_USER_INPUT");
+}
+
+Value OptionalString(const std::optional<std::string>& text) {
+  return text ? Value::String(*text) : Value();
+}
+
+Value DateTime(domain::Timestamp instant) { return Value::String(domain::FormatDateTime(instant)); }
+
+Value OptionalDateTime(const std::optional<domain::Timestamp>& instant) {
+  return instant ? DateTime(*instant) : Value();
+}
+
+Value VoucherValue(const domain::Voucher& v) {
+  return Value::MakeObject({
+      {"id", Value::String(std::to_string(v.id))},
+      {"code", Value::String(v.code)},
+      {"amount", Value::Float(v.amount)},
+      {"status", Value::String(v.status)},
+      {"redeemed", Value::Boolean(v.redeemed())},
+      {"walletAddress", OptionalString(v.wallet_address)},
+      {"claimedAt", OptionalDateTime(v.claimed_at)},
+      {"redeemedAt", OptionalDateTime(v.redeemed_at)},
+      {"expiresAt", OptionalDateTime(v.expires_at)},
+  });
+}
+
+Value StringList(const std::vector<std::string>& items) {
+  Value::List list;
+  list.reserve(items.size());
+  for (const std::string& item : items) list.push_back(Value::String(item));
+  return Value::MakeList(std::move(list));
+}
+
+// The refusal shape of the result objects (ClaimVoucherResult, RedeemVoucherResult).
+Value MutationRefusal(domain::Failure failure, const char* payload_field) {
+  return Value::MakeObject({
+      {"success", Value::Boolean(false)},
+      {"error", Value::String(std::string(domain::FailureText(failure)))},
+      {"message", Value::String(std::string(domain::FailureMessage(failure)))},
+      {payload_field, Value()},
+  });
 }
 
 ResolverResult GraphdbStatus(const ResolveInfo& info) {
@@ -21,10 +95,187 @@ ResolverResult GraphdbStatus(const ResolveInfo& info) {
   });
 }
 
+ResolverResult NetworkGraph(const ResolveInfo& info) {
+  const Value* limit_argument = Argument(info, "limit");
+  const std::int64_t limit =
+      limit_argument == nullptr ? domain::kDefaultGraphLimit : limit_argument->as_int();
+  if (!domain::IsValidGraphLimit(limit)) {
+    return BadInput("limit must be between " + std::to_string(domain::kMinGraphLimit) + " and " +
+                    std::to_string(domain::kMaxGraphLimit) + ", not " + std::to_string(limit));
+  }
+  Result<domain::NetworkGraph> graph = domain::ReadNetworkGraph(ServiceOf(info).database(), limit);
+  if (!graph.ok()) return InternalError(info, graph.status());
+  Value::List nodes;
+  nodes.reserve(graph->nodes.size());
+  for (const domain::GraphNode& n : graph->nodes) {
+    nodes.push_back(Value::MakeObject({{"id", Value::String(n.id)},
+                                       {"type", Value::String(n.type)},
+                                       {"labels", StringList(n.labels)}}));
+  }
+  Value::List links;
+  links.reserve(graph->links.size());
+  for (const domain::GraphLink& l : graph->links) {
+    links.push_back(Value::MakeObject({{"source", Value::String(l.source)},
+                                       {"target", Value::String(l.target)},
+                                       {"type", Value::String(l.type)}}));
+  }
+  Value metadata = Value::MakeObject({
+      {"nodeCount", Value::Int(static_cast<std::int64_t>(nodes.size()))},
+      {"linkCount", Value::Int(static_cast<std::int64_t>(links.size()))},
+      {"lastUpdated", OptionalDateTime(graph->last_updated)},
+  });
+  return Value::MakeObject({{"nodes", Value::MakeList(std::move(nodes))},
+                            {"links", Value::MakeList(std::move(links))},
+                            {"metadata", std::move(metadata)}});
+}
+
+ResolverResult InvestmentData(const ResolveInfo& info) {
+  Result<domain::InvestmentData> data = domain::ReadInvestmentData(ServiceOf(info).database());
+  if (!data.ok()) return InternalError(info, data.status());
+  return Value::MakeObject({
+      {"tokenName", Value::String(data->token.name)},
+      {"tokenSymbol", Value::String(data->token.symbol)},
+      {"currentRound", OptionalString(data->current_round)},
+      {"roundRaised", Value::Float(data->round_raised)},
+      {"roundTarget", Value::Float(data->round_target)},
+      {"investorCount", Value::Int(data->investor_count)},
+      {"currentPrice", Value::Float(data->current_price)},
+      {"marketCap", Value::Float(data->market_cap)},
+  });
+}
+
+ResolverResult GetUserPortfolio(const ResolveInfo& info) {
+  domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
+  if (const Status* error = user.error()) return InternalError(info, *error);
+  if (user.failure()) {
+    return Value::MakeObject({
+        {"success", Value::Boolean(false)},
+        {"error", Value::String(std::string(domain::FailureText(*user.failure())))},
+        {"data", Value()},
+    });
+  }
+  Result<domain::Portfolio> portfolio =
+      domain::ReadPortfolio(ServiceOf(info).database(), *user.value());
+  if (!portfolio.ok()) return InternalError(info, portfolio.status());
+  Value::List vouchers;
+  vouchers.reserve(portfolio->vouchers.size());
+  for (const domain::Voucher& v : portfolio->vouchers) vouchers.push_back(VoucherValue(v));
+  const domain::User& u = portfolio->user;
+  Value data = Value::MakeObject({
+      {"user", Value::MakeObject({{"idpDid", Value::String(u.idp_did)},
+                                  {"email", OptionalString(u.email)},
+                                  {"wallets", StringList(portfolio->wallets)}})},
+      {"vouchers", Value::MakeList(std::move(vouchers))},
+      {"balances",
+       Value::MakeObject(
+           {{"encryptedBalance", OptionalString(portfolio->encrypted_balance)},
+            {"confidentialPublicKey", OptionalString(portfolio->confidential_public_key)},
+            {"tokenAccount", OptionalString(portfolio->token_account)}})},
+      {"summary",
+       Value::MakeObject(
+           {{"totalInvestments", Value::Float(portfolio->total_investments)},
+            {"totalVouchers", Value::Int(portfolio->total_vouchers)},
+            {"hasConfidentialBalance", Value::Boolean(portfolio->has_confidential_balance)}})},
+  });
+  return Value::MakeObject(
+      {{"success", Value::Boolean(true)}, {"error", Value()}, {"data", std::move(data)}});
+}
+
+ResolverResult AllVouchers(const ResolveInfo& info) {
+  domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
+  if (const Status* error = user.error()) return InternalError(info, *error);
+  if (user.failure()) return ResolverResult::Error("Authentication required", "UNAUTHENTICATED");
+  if (!user.value()->is_admin) return ResolverResult::Error("Admin access required", "FORBIDDEN");
+
+  const Value* first_argument = Argument(info, "first");
+  const std::int64_t first =
+      first_argument == nullptr ? domain::kDefaultVoucherPage : first_argument->as_int();
+  if (!domain::IsValidVoucherPage(first)) {
+    return BadInput("first must be between 1 and " + std::to_string(domain::kMaxVoucherPage) +
+                    ", not " + std::to_string(first));
+  }
+  std::optional<std::string> status;
+  if (const Value* s = Argument(info, "status")) status = s->as_string();
+  std::int64_t after_id = 0;
+  if (const Value* after = Argument(info, "after")) {
+    // ID input coerces from a string or an integer literal.
+    std::optional<std::int64_t> id = domain::ParseVoucherId(
+        after->kind() == Value::Kind::kInt ? std::to_string(after->as_int()) : after->as_string());
+    if (!id) return BadInput("after must be the id of a voucher");
+    after_id = *id;
+  }
+  Result<std::vector<domain::Voucher>> page =
+      domain::ListVouchers(ServiceOf(info).database(), status, first, after_id);
+  if (!page.ok()) return InternalError(info, page.status());
+  Value::List vouchers;
+  vouchers.reserve(page->size());
+  for (const domain::Voucher& v : *page) vouchers.push_back(VoucherValue(v));
+  return Value::MakeList(std::move(vouchers));
+}
+
+ResolverResult ClaimVoucher(const ResolveInfo& info) {
+  domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
+  if (const Status* error = user.error()) return InternalError(info, *error);
+  if (user.failure()) return MutationRefusal(*user.failure(), "voucher");
+  Service& service = ServiceOf(info);
+  domain::Outcome<domain::Voucher> claimed = domain::ClaimVoucher(
+      service.database(), service.claim_policy(), *user.value(),
+      StringArgument(info, "voucherCode"), StringArgument(info, "walletAddress"));
+  if (const Status* error = claimed.error()) return InternalError(info, *error);
+  if (claimed.failure()) return MutationRefusal(*claimed.failure(), "voucher");
+  return Value::MakeObject({
+      {"success", Value::Boolean(true)},
+      {"error", Value()},
+      {"message", Value::String("Voucher claimed to wallet " +
+                                claimed->wallet_address.value_or(std::string()) + ".")},
+      {"voucher", VoucherValue(claimed.value())},
+  });
+}
+
+ResolverResult RedeemVoucher(const ResolveInfo& info) {
+  domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
+  if (const Status* error = user.error()) return InternalError(info, *error);
+  if (user.failure()) return MutationRefusal(*user.failure(), "redemption");
+  Service& service = ServiceOf(info);
+  domain::Outcome<domain::Redemption> redeemed = domain::RedeemVouchers(
+      service.database(), service.ledger(), *user.value(), StringArgument(info, "walletAddress"),
+      StringArgument(info, "confidentialPublicKey"));
+  if (const Status* error = redeemed.error()) return InternalError(info, *error);
+  if (redeemed.failure()) return MutationRefusal(*redeemed.failure(), "redemption");
+  const domain::Redemption& r = redeemed.value();
+  return Value::MakeObject({
+      {"success", Value::Boolean(true)},
+      {"error", Value()},
+      {"message", Value::String("Redeemed into the confidential balance of token account " +
+                                r.token_account + ".")},
+      {"redemption", Value::MakeObject({{"amount", Value::Float(r.amount)},
+                                        {"txSignature", Value::String(r.tx_signature)},
+                                        {"walletAddress", Value::String(r.wallet_address)},
+                                        {"tokenAccount", Value::String(r.token_account)},
+                                        {"encryptedAmount", Value::String(r.encrypted_amount)},
+                                        {"redeemedAt", DateTime(r.redeemed_at)}})},
+  });
+}
+
+// The source stream of networkUpdated is the Redis channel the outbox relay publishes on; each
+// event is one NetworkUpdate message (core/domain/graph_change.h).
+ResolverResult SubscribeNetworkUpdated(const ResolveInfo&) {
+  return Value::String(std::string(domain::kGraphChannel));
+}
+
 }  // namespace
 
 Status BindResolvers(graphql::Engine& engine) {
-  return engine.BindResolver("Query.graphdbStatus", GraphdbStatus);
+  const std::pair<const char*, graphql::Resolver> resolvers[] = {
+      {"Query.graphdbStatus", GraphdbStatus},    {"Query.networkGraph", NetworkGraph},
+      {"Query.investmentData", InvestmentData},  {"Query.getUserPortfolio", GetUserPortfolio},
+      {"Query.allVouchers", AllVouchers},        {"Mutation.claimVoucher", ClaimVoucher},
+      {"Mutation.redeemVoucher", RedeemVoucher},
+  };
+  for (const auto& [coordinate, resolver] : resolvers) {
+    if (Status s = engine.BindResolver(coordinate, resolver); !s.ok()) return s;
+  }
+  return engine.BindSubscribe("Subscription.networkUpdated", SubscribeNetworkUpdated);
 }
 
 }  // namespace netgraph::api

@@ -39,6 +39,9 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
               0, 1000000));
   config.engine.introspection = env.Bool("NETGRAPH_INTROSPECTION", config.engine.introspection);
   Result<auth::AuthConfig> auth = auth::LoadAuthConfig(env);
+  config.claims = domain::ClaimPolicy::FromEnvironment(env);
+  config.ledger = domain::LedgerConfig::FromEnvironment(env);
+  config.relay = domain::RelayOptions::FromEnvironment(env);
   if (Status s = env.status(); !s.ok()) return s;
   if (!auth.ok()) return auth.status();
   config.auth = *auth;
@@ -48,11 +51,14 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
 }
 
 Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> engine,
-                 auth::TokenVerifier verifier)
+                 auth::TokenVerifier verifier, std::unique_ptr<domain::ConfidentialLedger> ledger)
     : engine_(std::move(engine)),
       verifier_(std::move(verifier)),
       database_(config.database_url),
-      redis_(config.redis) {}
+      redis_(config.redis),
+      claim_policy_(config.claims),
+      relay_options_(config.relay),
+      ledger_(std::move(ledger)) {}
 
 Result<std::unique_ptr<Service>> Service::Create(const ServiceConfig& config) {
   std::vector<graphql::Error> errors;
@@ -66,7 +72,18 @@ Result<std::unique_ptr<Service>> Service::Create(const ServiceConfig& config) {
   if (Status s = BindResolvers(*engine); !s.ok()) return s;
   Result<auth::TokenVerifier> verifier = auth::TokenVerifier::Create(config.auth);
   if (!verifier.ok()) return verifier.status();
-  return std::unique_ptr<Service>(new Service(config, std::move(engine), std::move(verifier.value())));
+  std::unique_ptr<domain::ConfidentialLedger> ledger;
+  if (config.ledger.configured()) {
+    Result<std::unique_ptr<domain::Token2022Ledger>> created =
+        domain::Token2022Ledger::Create(config.ledger);
+    if (!created.ok()) return created.status();
+    log::Info("redemption receipts are signed by treasury key " + (*created)->TreasuryPublicKey());
+    ledger = std::move(created.value());
+  } else {
+    log::Warn("NETGRAPH_TREASURY_KEYPAIR_FILE or NETGRAPH_MINT_ADDRESS is unset: redemptions fail");
+  }
+  return std::unique_ptr<Service>(new Service(config, std::move(engine),
+                                              std::move(verifier.value()), std::move(ledger)));
 }
 
 std::unique_ptr<RequestScope> Service::NewRequest(std::string_view authorization) {
@@ -83,6 +100,22 @@ std::unique_ptr<RequestScope> Service::NewRequest(std::string_view authorization
     return std::make_unique<RequestScope>(*this, Credentials::kInvalid, std::nullopt);
   }
   return std::make_unique<RequestScope>(*this, Credentials::kValid, std::move(identity.value()));
+}
+
+domain::Outcome<const domain::User*> RequestScope::CurrentUser() {
+  if (user_) return &*user_;
+  if (identity_ == std::nullopt) return domain::Failure::kAuthenticationRequired;
+  domain::Outcome<domain::User> user = domain::UserForPrincipal(
+      service_.database(),
+      domain::Principal{identity_->subject, identity_->email, identity_->is_admin_by_claim});
+  if (const Status* error = user.error()) return *error;
+  if (user.failure()) return *user.failure();
+  user_ = std::move(user.value());
+  return &*user_;
+}
+
+int Service::RunOutboxRelay() {
+  return domain::RunOutboxRelayProcess(database_, redis_, relay_options_);
 }
 
 Health Service::CheckHealth() {

@@ -17,6 +17,12 @@
 #include "core/auth/identity.h"
 #include "core/auth/token_verifier.h"
 #include "core/config/environment.h"
+#include "core/domain/confidential_ledger.h"
+#include "core/domain/failure.h"
+#include "core/domain/outbox_relay.h"
+#include "core/domain/token2022_ledger.h"
+#include "core/domain/user.h"
+#include "core/domain/voucher.h"
 #include "core/graphql/engine.h"
 #include "core/status.h"
 #include "core/store/connection.h"
@@ -29,6 +35,9 @@ struct ServiceConfig {
   store::RedisAddress redis;  // REDIS_URL
   graphql::EngineOptions engine;
   auth::AuthConfig auth;
+  domain::ClaimPolicy claims;    // NETGRAPH_CLAIM_*
+  domain::LedgerConfig ledger;   // NETGRAPH_TREASURY_KEYPAIR_FILE, NETGRAPH_MINT_ADDRESS
+  domain::RelayOptions relay;    // NETGRAPH_RELAY_*, NETGRAPH_OUTBOX_RETENTION_SECONDS
 
   static Result<ServiceConfig> FromEnvironment(config::Environment& env);
 };
@@ -62,11 +71,15 @@ class RequestScope : public graphql::RequestContext {
   Credentials credentials() const { return credentials_; }
   // The verified caller; null unless credentials() is kValid.
   const auth::Identity* identity() const { return identity_ ? &*identity_ : nullptr; }
+  // The verified caller's user row (created on first sight), read once per request: null with
+  // kAuthenticationRequired when the request has no valid token.
+  domain::Outcome<const domain::User*> CurrentUser();
 
  private:
   Service& service_;
   Credentials credentials_;
   std::optional<auth::Identity> identity_;
+  std::optional<domain::User> user_;  // CurrentUser's cache
 };
 
 class Service {
@@ -76,6 +89,13 @@ class Service {
   graphql::Engine& engine() { return *engine_; }
   store::Connection& database() { return database_; }
   store::RedisClient& redis() { return redis_; }
+  const domain::ClaimPolicy& claim_policy() const { return claim_policy_; }
+  // Null when NETGRAPH_TREASURY_KEYPAIR_FILE or NETGRAPH_MINT_ADDRESS is unset: redemptions fail.
+  const domain::ConfidentialLedger* ledger() const { return ledger_.get(); }
+
+  // The outbox relay child process of the FastCGI master (core/domain/outbox_relay.h): publishes
+  // committed graph changes on Redis until SIGTERM. Returns the exit status.
+  int RunOutboxRelay();
 
   // The context for one request carrying `authorization` (the Authorization header value, e.g.
   // "Bearer eyJ..."; empty when the request has none).
@@ -85,12 +105,15 @@ class Service {
 
  private:
   Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> engine,
-          auth::TokenVerifier verifier);
+          auth::TokenVerifier verifier, std::unique_ptr<domain::ConfidentialLedger> ledger);
 
   std::unique_ptr<graphql::Engine> engine_;
   auth::TokenVerifier verifier_;
   store::Connection database_;
   store::RedisClient redis_;
+  domain::ClaimPolicy claim_policy_;
+  domain::RelayOptions relay_options_;
+  std::unique_ptr<domain::ConfidentialLedger> ledger_;
 };
 
 // The service schema's SDL, compiled into the binary.

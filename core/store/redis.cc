@@ -74,30 +74,36 @@ Status RedisClient::EnsureConnected() {
 }
 
 Status RedisClient::Ping() {
-  if (Status s = EnsureConnected(); !s.ok()) return s;
-  Reply reply(static_cast<redisReply*>(redisCommand(context_, "PING")));
-  if (!reply) {
-    std::string message = std::string("Redis PING failed: ") + context_->errstr;
-    Disconnect();
-    return Status::Error(message);
-  }
-  if (reply->type == REDIS_REPLY_ERROR) return Status::Error(std::string("Redis: ") + reply->str);
-  return Status::Ok();
+  Result<std::int64_t> reply = Command([this] {
+    return static_cast<redisReply*>(redisCommand(context_, "PING"));
+  }, "PING");
+  return reply.ok() ? Status::Ok() : reply.status();
 }
 
 Result<std::int64_t> RedisClient::Publish(std::string_view channel, std::string_view message) {
-  if (Status s = EnsureConnected(); !s.ok()) return s;
-  Reply reply(static_cast<redisReply*>(redisCommand(context_, "PUBLISH %b %b", channel.data(),
-                                                    channel.size(), message.data(), message.size())));
-  if (!reply) {
-    std::string error = std::string("Redis PUBLISH failed: ") + context_->errstr;
-    Disconnect();
-    return Status::Error(error);
+  return Command([&] {
+    return static_cast<redisReply*>(redisCommand(context_, "PUBLISH %b %b", channel.data(),
+                                                 channel.size(), message.data(), message.size()));
+  }, "PUBLISH");
+}
+
+Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& send,
+                                          const char* name) {
+  // A connection that broke since the last command (Redis restarted) fails only now: such a
+  // failure is retried once on a fresh connection.
+  for (int attempt = 1;; ++attempt) {
+    const bool was_connected = context_ != nullptr;
+    if (Status s = EnsureConnected(); !s.ok()) return s;
+    Reply reply(send());
+    if (!reply) {
+      std::string error = std::string("Redis ") + name + " failed: " + context_->errstr;
+      Disconnect();
+      if (was_connected && attempt == 1) continue;
+      return Status::Error(error);
+    }
+    if (reply->type == REDIS_REPLY_ERROR) return Status::Error(std::string("Redis: ") + reply->str);
+    return reply->type == REDIS_REPLY_INTEGER ? static_cast<std::int64_t>(reply->integer) : 0;
   }
-  if (reply->type != REDIS_REPLY_INTEGER) {
-    return Status::Error(std::string("Redis PUBLISH: ") + (reply->str != nullptr ? reply->str : "bad reply"));
-  }
-  return static_cast<std::int64_t>(reply->integer);
 }
 
 }  // namespace netgraph::store

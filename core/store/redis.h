@@ -1,18 +1,21 @@
 // A synchronous Redis client (hiredis) as a worker process holds it: to publish committed graph
 // updates and to report health. It connects on first use, gives every command a timeout, and
-// re-opens a lost connection on the next call.
+// re-opens a lost connection: a command that finds the connection broken (Redis restarted since
+// the last command) is sent once more on a fresh one, so a PUBLISH may, rarely, go out twice.
 //
 // Not thread-safe: each process owns its client.
 #ifndef NETGRAPH_CORE_STORE_REDIS_H_
 #define NETGRAPH_CORE_STORE_REDIS_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
 #include "core/status.h"
 
 struct redisContext;
+struct redisReply;
 
 namespace netgraph::store {
 
@@ -39,6 +42,9 @@ class RedisClient {
  private:
   Status EnsureConnected();
   void Disconnect();
+  // Runs `send` (which issues one command on context_) with the reconnect rule above; returns an
+  // integer reply's value, 0 for a status reply.
+  Result<std::int64_t> Command(const std::function<redisReply*()>& send, const char* name);
 
   RedisAddress address_;
   int timeout_ms_;

@@ -96,12 +96,13 @@ test('SIGTERM stops a pool gracefully and leaves no process behind', async () =>
     env: { ...process.env, NETGRAPH_FCGI_LISTEN: socket, NETGRAPH_WORKERS: '3' },
     stdio: 'ignore',
   });
-  await waitFor(() => existsSync(socket) && childrenOf(pool.pid).length === 3, { what: 'the pool' });
-  const workers = childrenOf(pool.pid);
+  // Three workers and the outbox relay.
+  await waitFor(() => existsSync(socket) && childrenOf(pool.pid).length === 4, { what: 'the pool' });
+  const children = childrenOf(pool.pid);
   const exited = new Promise((resolve) => pool.on('exit', (code, signal) => resolve({ code, signal })));
   pool.kill('SIGTERM');
   const { code } = await exited;
   assert.equal(code, 0);
-  for (const pid of workers) assert.equal(isAlive(pid), false, `worker ${pid} is gone`);
+  for (const pid of children) assert.equal(isAlive(pid), false, `child ${pid} is gone`);
   assert.equal(existsSync(socket), false, 'the socket file is removed');
 });

@@ -1,0 +1,61 @@
+// The ways a domain operation can be refused, with the stable texts clients match on (design §4),
+// and Outcome<T>: what an operation returns: a value, a refusal, or an internal error (the
+// database is down...), which the API reports as a GraphQL error rather than as a refusal.
+#ifndef NETGRAPH_CORE_DOMAIN_FAILURE_H_
+#define NETGRAPH_CORE_DOMAIN_FAILURE_H_
+
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+#include "core/status.h"
+
+namespace netgraph::domain {
+
+enum class Failure {
+  kAuthenticationRequired,
+  kInvalidVoucherCode,
+  kVoucherNotFound,
+  kVoucherAlreadyClaimed,
+  kVoucherExpired,
+  kVoucherRevoked,
+  kInvalidWalletAddress,
+  kWalletBelongsToAnotherUser,
+  kInvalidConfidentialPublicKey,
+  kNoClaimedVouchers,
+  kConfidentialKeyMismatch,
+  kBalanceLimitExceeded,
+  kTooManyAttempts,
+};
+
+// The short stable text, e.g. "Voucher not found": the API's `error` field.
+std::string_view FailureText(Failure failure);
+// A sentence for people: the API's `message` field.
+std::string_view FailureMessage(Failure failure);
+
+template <typename T>
+class [[nodiscard]] Outcome {
+ public:
+  Outcome(T value) : state_(std::move(value)) {}       // NOLINT: implicit by design
+  Outcome(Failure failure) : state_(failure) {}        // NOLINT
+  Outcome(Status error) : state_(std::move(error)) {}  // NOLINT: must not be Ok
+
+  bool ok() const { return state_.index() == 0; }
+  const T& value() const { return std::get<0>(state_); }
+  T& value() { return std::get<0>(state_); }
+  const T* operator->() const { return &value(); }
+  std::optional<Failure> failure() const {
+    if (const Failure* f = std::get_if<1>(&state_)) return *f;
+    return std::nullopt;
+  }
+  // An internal error: neither a value nor a refusal.
+  const Status* error() const { return std::get_if<2>(&state_); }
+
+ private:
+  std::variant<T, Failure, Status> state_;
+};
+
+}  // namespace netgraph::domain
+
+#endif  // NETGRAPH_CORE_DOMAIN_FAILURE_H_

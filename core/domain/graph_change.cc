@@ -1,0 +1,61 @@
+#include "core/domain/graph_change.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "core/store/graph.h"
+#include "core/store/outbox.h"
+
+namespace netgraph::domain {
+
+std::string NetworkUpdateJson(std::int64_t sequence, const std::vector<GraphNode>& nodes,
+                              const std::vector<GraphLink>& links, Timestamp last_updated) {
+  nlohmann::ordered_json node_list = nlohmann::ordered_json::array();
+  for (const GraphNode& n : nodes) {
+    node_list.push_back({{"id", n.id}, {"type", n.type}, {"labels", n.labels}});
+  }
+  nlohmann::ordered_json link_list = nlohmann::ordered_json::array();
+  for (const GraphLink& l : links) {
+    link_list.push_back({{"source", l.source}, {"target", l.target}, {"type", l.type}});
+  }
+  // ordered_json keeps the fields in the order written here, the schema's.
+  nlohmann::ordered_json update = {
+      {"sequence", sequence},
+      {"nodes", std::move(node_list)},
+      {"links", std::move(link_list)},
+      {"metadata",
+       {{"nodeCount", nodes.size()},
+        {"linkCount", links.size()},
+        {"lastUpdated", FormatDateTime(last_updated)}}},
+  };
+  return update.dump();
+}
+
+Result<std::optional<std::int64_t>> GraphChange::Write(store::Connection& db) const {
+  std::optional<std::int64_t> changed_at;
+  auto note = [&changed_at](std::int64_t at) {
+    changed_at = changed_at ? std::max(*changed_at, at) : at;
+  };
+  for (const GraphNode& node : nodes_) {
+    Result<std::optional<store::NodeRow>> row =
+        store::UpsertNode(db, store::NodeRow{node.id, node.type, node.labels, 0});
+    if (!row.ok()) return row.status();
+    if (row->has_value()) note((*row)->changed_at);
+  }
+  for (const GraphLink& link : links_) {
+    Result<std::optional<store::LinkRow>> row =
+        store::UpsertLink(db, store::LinkRow{link.source, link.target, link.type, 0});
+    if (!row.ok()) return row.status();
+    if (row->has_value()) note((*row)->changed_at);
+  }
+  if (!changed_at) return std::optional<std::int64_t>();
+  // The sequence row is locked from here to commit: this is the transaction's last step.
+  Result<std::int64_t> sequence = store::NextOutboxId(db);
+  if (!sequence.ok()) return sequence.status();
+  const std::string payload =
+      NetworkUpdateJson(*sequence, nodes_, links_, FromEpochMicros(*changed_at));
+  if (Status s = store::AppendOutbox(db, *sequence, kGraphChannel, payload); !s.ok()) return s;
+  return std::optional<std::int64_t>(*sequence);
+}
+
+}  // namespace netgraph::domain

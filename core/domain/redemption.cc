@@ -1,0 +1,121 @@
+#include "core/domain/redemption.h"
+
+#include <optional>
+
+#include "core/domain/amount.h"
+#include "core/domain/graph_change.h"
+#include "core/domain/graph_ids.h"
+#include "core/domain/wallet_address.h"
+#include "core/store/ledger.h"
+#include "core/store/token.h"
+#include "core/store/vouchers.h"
+#include "core/store/wallets.h"
+
+namespace netgraph::domain {
+namespace {
+
+// The redemption inside the caller's transaction; on a refusal the caller rolls back.
+Outcome<Redemption> AttemptRedemption(store::Connection& db, const ConfidentialLedger& ledger,
+                                      const User& user, std::string_view wallet_address,
+                                      std::string_view key) {
+  // Locking the wallet serialises redemptions of it: the balance and receipt chain read below
+  // stay current until commit.
+  Result<std::optional<store::WalletRow>> wallet =
+      store::FindWallet(db, wallet_address, store::RowLock::kForUpdate);
+  if (!wallet.ok()) return wallet.status();
+  if (!wallet->has_value()) return Failure::kNoClaimedVouchers;
+  if ((*wallet)->user_id != user.id) return Failure::kWalletBelongsToAnotherUser;
+
+  Result<std::optional<store::TokenAccountRow>> account =
+      store::FindTokenAccount(db, wallet_address);
+  if (!account.ok()) return account.status();
+  if (account->has_value() && (*account)->confidential_public_key != key) {
+    return Failure::kConfidentialKeyMismatch;
+  }
+
+  Result<std::int64_t> redemption_id = store::NextRedemptionId(db);
+  if (!redemption_id.ok()) return redemption_id.status();
+  Result<std::vector<store::VoucherRow>> taken =
+      store::RedeemClaimedVouchers(db, user.id, wallet_address, *redemption_id);
+  if (!taken.ok()) return taken.status();
+  if (taken->empty()) return Failure::kNoClaimedVouchers;
+  std::int64_t amount = 0;
+  for (const store::VoucherRow& voucher : *taken) amount += voucher.amount;
+  const std::int64_t previous_balance = account->has_value() ? (*account)->balance : 0;
+  if (previous_balance + amount >= kBalanceLimit) return Failure::kBalanceLimitExceeded;
+
+  Result<store::TokenRow> token = store::ReadToken(db);
+  if (!token.ok()) return token.status();
+  Result<std::int64_t> now = store::TransactionTime(db);
+  if (!now.ok()) return now.status();
+  CreditRequest request;
+  request.redemption_id = *redemption_id;
+  request.wallet_address = std::string(wallet_address);
+  request.confidential_public_key = std::string(key);
+  request.amount = static_cast<std::uint64_t>(amount);
+  request.decimals = token->decimals;
+  request.time = FormatDateTime(FromEpochMicros(*now));
+  if (account->has_value()) {
+    request.encrypted_balance = (*account)->encrypted_balance;
+    request.previous_receipt_hash = (*account)->last_receipt_hash;
+  }
+  Result<Credit> credit = ledger.CreditAccount(request);
+  if (!credit.ok()) return credit.status();
+
+  store::RedemptionRow row{*redemption_id,           user.id,
+                           request.wallet_address,   amount,
+                           credit->token_account,    request.confidential_public_key,
+                           credit->encrypted_amount, credit->encrypted_balance,
+                           credit->receipt,          credit->receipt_hash,
+                           credit->signature};
+  if (Status s = store::InsertRedemption(db, row); !s.ok()) return s;
+  if (Status s = store::SaveTokenAccount(
+          db, store::TokenAccountRow{request.wallet_address, credit->token_account,
+                                     request.confidential_public_key, credit->encrypted_balance,
+                                     previous_balance + amount, credit->receipt_hash});
+      !s.ok()) {
+    return s;
+  }
+
+  GraphChange change;
+  change.AddNode(WalletNode((*wallet)->public_id, /*confidential=*/true));
+  change.AddNode(TokenNode(*token));
+  change.AddLink(GraphLink{(*wallet)->public_id, kTokenNodeId, kHoldsLink});
+  if (Result<std::optional<std::int64_t>> written = change.Write(db); !written.ok()) {
+    return written.status();
+  }
+  return Redemption{ToTokenUnits(amount, token->decimals),
+                    credit->signature,
+                    request.wallet_address,
+                    credit->token_account,
+                    credit->encrypted_amount,
+                    FromEpochMicros(*now)};
+}
+
+}  // namespace
+
+Outcome<Redemption> RedeemVouchers(store::Connection& db, const ConfidentialLedger* ledger,
+                                   const User& user, std::string_view wallet_address,
+                                   std::string_view confidential_public_key) {
+  if (!IsValidWalletAddress(wallet_address)) return Failure::kInvalidWalletAddress;
+  if (ledger == nullptr) {
+    return Status::Error(
+        "redemptions are not configured: set NETGRAPH_TREASURY_KEYPAIR_FILE and "
+        "NETGRAPH_MINT_ADDRESS");
+  }
+  if (!ledger->IsValidPublicKey(confidential_public_key)) {
+    return Failure::kInvalidConfidentialPublicKey;
+  }
+  std::optional<Outcome<Redemption>> outcome;
+  Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
+    outcome = AttemptRedemption(db, *ledger, user, wallet_address, confidential_public_key);
+    if (const Status* error = outcome->error()) return *error;
+    if (outcome->failure()) return Status::Error("redemption refused: rolled back");
+    return Status::Ok();
+  });
+  if (outcome && outcome->failure()) return *outcome->failure();
+  if (!committed.ok()) return committed;
+  return std::move(*outcome);
+}
+
+}  // namespace netgraph::domain

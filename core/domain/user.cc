@@ -1,0 +1,50 @@
+#include "core/domain/user.h"
+
+#include "core/store/users.h"
+
+namespace netgraph::domain {
+namespace {
+
+constexpr std::size_t kMaxSubjectLength = 512;
+constexpr std::size_t kMaxEmailLength = 320;
+
+User FromRow(const store::UserRow& row, bool admin_by_claim) {
+  return User{row.id, row.idp_did, row.email, row.is_admin || admin_by_claim, row.public_id};
+}
+
+std::optional<std::string> UsableEmail(const std::optional<std::string>& email) {
+  if (!email || email->empty() || email->size() > kMaxEmailLength ||
+      email->find('@') == std::string::npos) {
+    return std::nullopt;
+  }
+  return email;
+}
+
+}  // namespace
+
+Outcome<User> UserForPrincipal(store::Connection& db, const Principal& principal) {
+  if (principal.subject.empty() || principal.subject.size() > kMaxSubjectLength) {
+    return Failure::kAuthenticationRequired;
+  }
+  const std::optional<std::string> email = UsableEmail(principal.email);
+  // The common case, a known user whose email is unchanged, costs one read and no write.
+  Result<std::optional<store::UserRow>> known = store::FindUserByDid(db, principal.subject);
+  if (!known.ok()) return known.status();
+  if (known->has_value() && (!email || (*known)->email == email)) {
+    return FromRow(**known, principal.admin_by_claim);
+  }
+  Result<store::UserRow> stored = store::UpsertUser(db, principal.subject, email);
+  if (!stored.ok()) return stored.status();
+  return FromRow(*stored, principal.admin_by_claim);
+}
+
+Result<User> GrantAdmin(store::Connection& db, std::string_view idp_did) {
+  if (idp_did.empty() || idp_did.size() > kMaxSubjectLength) {
+    return Status::Error("a DID must have 1 to 512 characters");
+  }
+  Result<store::UserRow> row = store::SetAdminFlag(db, idp_did);
+  if (!row.ok()) return row.status();
+  return FromRow(*row, false);
+}
+
+}  // namespace netgraph::domain

@@ -1,0 +1,122 @@
+#include "core/domain/voucher.h"
+
+#include "core/domain/amount.h"
+#include "core/domain/graph_change.h"
+#include "core/domain/graph_ids.h"
+#include "core/domain/voucher_code.h"
+#include "core/domain/wallet_address.h"
+#include "core/store/token.h"
+#include "core/store/users.h"
+#include "core/store/wallets.h"
+
+namespace netgraph::domain {
+namespace {
+
+std::optional<Timestamp> Instant(const std::optional<std::int64_t>& micros) {
+  if (!micros) return std::nullopt;
+  return FromEpochMicros(*micros);
+}
+
+// Why the claim of an existing, unclaimable voucher fails, as `user` may learn it.
+Failure WhyUnclaimable(const store::VoucherRow& voucher, const User& user) {
+  if (voucher.user_id && *voucher.user_id != user.id) return Failure::kVoucherNotFound;
+  if (voucher.status == "EXPIRED") return Failure::kVoucherExpired;
+  if (voucher.status == "REVOKED") return Failure::kVoucherRevoked;
+  if (voucher.user_id) return Failure::kVoucherAlreadyClaimed;
+  return Failure::kVoucherNotFound;  // AVAILABLE a moment ago, gone at the claim: not yours
+}
+
+// The claim itself, inside the caller's transaction. Refusals leave rows written here for the
+// caller to roll back.
+Outcome<Voucher> AttemptClaim(store::Connection& db, const User& user, std::string_view code_text,
+                              std::string_view wallet_address) {
+  const std::optional<std::string> code = NormalizeVoucherCode(code_text);
+  if (!code) return Failure::kInvalidVoucherCode;
+  if (!IsValidWalletAddress(wallet_address)) return Failure::kInvalidWalletAddress;
+
+  Result<store::TokenRow> token = store::ReadToken(db);
+  if (!token.ok()) return token.status();
+  Result<store::WalletRow> wallet = store::RegisterWallet(db, wallet_address, user.id);
+  if (!wallet.ok()) return wallet.status();
+  if (wallet->user_id != user.id) return Failure::kWalletBelongsToAnotherUser;
+
+  Result<std::optional<store::VoucherRow>> claimed =
+      store::ClaimAvailableVoucher(db, *code, user.id, wallet_address);
+  if (!claimed.ok()) return claimed.status();
+  if (!claimed->has_value()) {
+    Result<std::optional<store::VoucherRow>> found = store::FindVoucherByCode(db, *code);
+    if (!found.ok()) return found.status();
+    if (!found->has_value()) return Failure::kVoucherNotFound;
+    const store::VoucherRow& voucher = **found;
+    const bool same_claim = voucher.user_id == user.id &&
+                            voucher.wallet_address == wallet_address &&
+                            (voucher.status == "CLAIMED" || voucher.status == "REDEEMED");
+    if (same_claim) return VoucherFromRow(voucher, token->decimals);
+    return WhyUnclaimable(voucher, user);
+  }
+
+  Result<std::optional<store::RoundRow>> round = store::FindRoundById(db, (*claimed)->round_id);
+  if (!round.ok()) return round.status();
+  if (!round->has_value()) return Status::Error("claim: the voucher's round is missing");
+  GraphChange change;
+  change.AddNode(InvestorNode(user.public_id));
+  change.AddNode(WalletNode(wallet->public_id, /*confidential=*/false));
+  change.AddNode(RoundNode(**round));
+  change.AddLink(GraphLink{user.public_id, wallet->public_id, kOwnsLink});
+  change.AddLink(GraphLink{wallet->public_id, RoundNodeId((*round)->id), kInvestedInLink});
+  if (Result<std::optional<std::int64_t>> written = change.Write(db); !written.ok()) {
+    return written.status();
+  }
+  return VoucherFromRow(**claimed, token->decimals);
+}
+
+}  // namespace
+
+Voucher VoucherFromRow(const store::VoucherRow& row, int decimals) {
+  Voucher v;
+  v.id = row.id;
+  v.code = FormatVoucherCode(row.code);
+  v.amount = ToTokenUnits(row.amount, decimals);
+  v.status = row.status;
+  v.wallet_address = row.wallet_address;
+  v.claimed_at = Instant(row.claimed_at);
+  v.redeemed_at = Instant(row.redeemed_at);
+  v.expires_at = Instant(row.expires_at);
+  return v;
+}
+
+ClaimPolicy ClaimPolicy::FromEnvironment(config::Environment& env) {
+  ClaimPolicy policy;
+  policy.max_failures = env.Int("NETGRAPH_CLAIM_MAX_FAILURES", policy.max_failures, 1, 1000000);
+  policy.window_seconds =
+      env.Int("NETGRAPH_CLAIM_FAILURE_WINDOW_SECONDS", policy.window_seconds, 1, 86400);
+  return policy;
+}
+
+Outcome<Voucher> ClaimVoucher(store::Connection& db, const ClaimPolicy& policy, const User& user,
+                              std::string_view code, std::string_view wallet_address) {
+  std::optional<Outcome<Voucher>> outcome;
+  Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
+    outcome.reset();
+    // One claim per user at a time, so the rate limit counts exactly.
+    if (Status s = store::LockUser(db, user.id); !s.ok()) return s;
+    Result<std::int64_t> failures = store::CountClaimFailures(db, user.id, policy.window_seconds);
+    if (!failures.ok()) return failures.status();
+    if (*failures >= policy.max_failures) {
+      outcome = Failure::kTooManyAttempts;
+      return Status::Ok();
+    }
+    if (Status s = db.ExecuteScript("SAVEPOINT claim_attempt"); !s.ok()) return s;
+    outcome = AttemptClaim(db, user, code, wallet_address);
+    if (const Status* error = outcome->error()) return *error;
+    if (outcome->failure()) {
+      if (Status s = db.ExecuteScript("ROLLBACK TO SAVEPOINT claim_attempt"); !s.ok()) return s;
+      return store::RecordClaimFailure(db, user.id, policy.window_seconds);
+    }
+    return Status::Ok();
+  });
+  if (!committed.ok()) return committed;
+  return std::move(*outcome);
+}
+
+}  // namespace netgraph::domain

@@ -1,0 +1,134 @@
+#include "core/domain/voucher_admin.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/domain/amount.h"
+#include "core/domain/date_time.h"
+#include "core/domain/voucher_code.h"
+#include "core/store/token.h"
+#include "core/store/vouchers.h"
+
+namespace netgraph::domain {
+namespace {
+
+constexpr std::string_view kStatuses[] = {"AVAILABLE", "CLAIMED", "REDEEMED", "EXPIRED", "REVOKED"};
+
+// "7d" -> 7 days from now as RFC 3339; anything else is passed on for PostgreSQL to read.
+std::string ExpiryInstant(const std::string& expires) {
+  if (expires.size() < 2) return expires;
+  const char unit = expires.back();
+  const std::string digits = expires.substr(0, expires.size() - 1);
+  if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) {
+    return expires;
+  }
+  std::int64_t seconds = std::stoll(digits);
+  switch (unit) {
+    case 's':
+      break;
+    case 'm':
+      seconds *= 60;
+      break;
+    case 'h':
+      seconds *= 3600;
+      break;
+    case 'd':
+      seconds *= 86400;
+      break;
+    default:
+      return expires;
+  }
+  const auto at = std::chrono::time_point_cast<std::chrono::microseconds>(
+      std::chrono::system_clock::now() + std::chrono::seconds(seconds));
+  return FormatDateTime(at);
+}
+
+}  // namespace
+
+Result<std::vector<Voucher>> IssueVouchers(store::Connection& db, const IssueRequest& request) {
+  if (request.count < 1 || request.count > kMaxVouchersPerIssue) {
+    return Status::Error("the count must be between 1 and " + std::to_string(kMaxVouchersPerIssue));
+  }
+  std::vector<Voucher> issued;
+  Status written = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
+    issued.clear();
+    Result<store::TokenRow> token = store::ReadToken(db);
+    if (!token.ok()) return token.status();
+    std::optional<std::int64_t> amount = ParseTokenAmount(request.amount, token->decimals);
+    if (!amount || *amount <= 0) {
+      return Status::Error("the amount must be a positive number of tokens with at most " +
+                           std::to_string(token->decimals) + " decimals, below 2^32 base units");
+    }
+    Result<std::optional<store::RoundRow>> round =
+        request.round ? store::FindRound(db, *request.round) : store::CurrentRound(db);
+    if (!round.ok()) return round.status();
+    if (!round->has_value()) {
+      return Status::Error(request.round ? "no round named " + *request.round
+                                         : std::string("no round is open: name one with --round"));
+    }
+    std::optional<std::string> expires;
+    if (request.expires) expires = ExpiryInstant(*request.expires);
+    for (std::int64_t i = 0; i < request.count; ++i) {
+      Result<std::string> code = GenerateVoucherCode();
+      if (!code.ok()) return code.status();
+      Result<store::VoucherRow> row = store::InsertVoucher(
+          db, store::NewVoucher{*code, *amount, (*round)->id, expires, request.batch});
+      if (!row.ok()) return row.status();
+      issued.push_back(VoucherFromRow(*row, token->decimals));
+    }
+    return Status::Ok();
+  });
+  if (!written.ok()) return written;
+  return issued;
+}
+
+bool IsValidVoucherPage(std::int64_t first) { return first >= 1 && first <= kMaxVoucherPage; }
+
+bool IsVoucherStatus(std::string_view status) {
+  return std::find(std::begin(kStatuses), std::end(kStatuses), status) != std::end(kStatuses);
+}
+
+std::optional<std::int64_t> ParseVoucherId(std::string_view text) {
+  // At most 18 digits: always within int64.
+  if (text.empty() || text.size() > 18 ||
+      text.find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return std::stoll(std::string(text));
+}
+
+Result<std::vector<Voucher>> ListVouchers(store::Connection& db,
+                                          const std::optional<std::string>& status,
+                                          std::int64_t first, std::int64_t after_id) {
+  Result<store::TokenRow> token = store::ReadToken(db);
+  if (!token.ok()) return token.status();
+  Result<std::vector<store::VoucherRow>> rows = store::VoucherPage(db, status, after_id, first);
+  if (!rows.ok()) return rows.status();
+  std::vector<Voucher> vouchers;
+  vouchers.reserve(rows->size());
+  for (const store::VoucherRow& row : *rows)
+    vouchers.push_back(VoucherFromRow(row, token->decimals));
+  return vouchers;
+}
+
+Outcome<Voucher> RevokeVoucher(store::Connection& db, std::string_view code_text) {
+  const std::optional<std::string> code = NormalizeVoucherCode(code_text);
+  if (!code) return Failure::kInvalidVoucherCode;
+  Result<store::TokenRow> token = store::ReadToken(db);
+  if (!token.ok()) return token.status();
+  Result<std::optional<store::VoucherRow>> revoked = store::MarkVoucherRevoked(db, *code);
+  if (!revoked.ok()) return revoked.status();
+  if (revoked->has_value()) return VoucherFromRow(**revoked, token->decimals);
+  Result<std::optional<store::VoucherRow>> found = store::FindVoucherByCode(db, *code);
+  if (!found.ok()) return found.status();
+  if (!found->has_value()) return Failure::kVoucherNotFound;
+  if ((*found)->status == "EXPIRED") return Failure::kVoucherExpired;
+  if ((*found)->status == "REVOKED") return Failure::kVoucherRevoked;
+  return Failure::kVoucherAlreadyClaimed;
+}
+
+Result<std::int64_t> ExpireDueVouchers(store::Connection& db) {
+  return store::MarkDueVouchersExpired(db);
+}
+
+}  // namespace netgraph::domain

@@ -1,0 +1,67 @@
+#include "core/store/outbox.h"
+
+namespace netgraph::store {
+namespace {
+
+// Any constant works; it only has to be the same for every relay.
+constexpr Statement kTryLockRelay{"outbox_try_lock_relay",
+                                  "SELECT pg_try_advisory_xact_lock(7305218764022)"};
+constexpr Statement kNextId{"outbox_next_id",
+                            "UPDATE outbox_sequence SET last_id = last_id + 1 RETURNING last_id"};
+constexpr Statement kAppend{
+    "outbox_append",
+    "WITH appended AS (INSERT INTO outbox (id, channel, payload) VALUES ($1, $2, $3) RETURNING id) "
+    "SELECT pg_notify('netgraph_outbox', id::text) FROM appended"};
+constexpr Statement kPending{
+    "outbox_pending",
+    "SELECT id, channel, payload FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1"};
+constexpr Statement kMarkPublished{
+    "outbox_mark_published",
+    "UPDATE outbox SET published_at = now() WHERE id <= $1 AND published_at IS NULL"};
+constexpr Statement kPrune{
+    "outbox_prune",
+    "DELETE FROM outbox "
+    "WHERE published_at < now() - make_interval(secs => $1::bigint)"};
+
+}  // namespace
+
+Result<std::int64_t> NextOutboxId(Connection& db) {
+  Result<Rows> rows = db.Run(kNextId);
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return Status::Error("outbox: the sequence row is missing");
+  return rows->Int(0, 0);
+}
+
+Status AppendOutbox(Connection& db, std::int64_t id, std::string_view channel,
+                    std::string_view payload) {
+  return db.Execute(kAppend, {std::to_string(id), std::string(channel), std::string(payload)});
+}
+
+Result<bool> TryLockOutboxRelay(Connection& db) {
+  Result<Rows> rows = db.Run(kTryLockRelay);
+  if (!rows.ok()) return rows.status();
+  return rows->Bool(0, 0);
+}
+
+Result<std::vector<OutboxRow>> PendingOutbox(Connection& db, std::int64_t limit) {
+  Result<Rows> rows = db.Run(kPending, {std::to_string(limit)});
+  if (!rows.ok()) return rows.status();
+  std::vector<OutboxRow> pending;
+  for (int i = 0; i < rows->size(); ++i) {
+    pending.push_back(
+        OutboxRow{rows->Int(i, 0), std::string(rows->Text(i, 1)), std::string(rows->Text(i, 2))});
+  }
+  return pending;
+}
+
+Status MarkOutboxPublished(Connection& db, std::int64_t up_to_id) {
+  return db.Execute(kMarkPublished, {std::to_string(up_to_id)});
+}
+
+Result<std::int64_t> PrunePublishedOutbox(Connection& db, std::int64_t age_seconds) {
+  Result<Rows> rows = db.Run(kPrune, {std::to_string(age_seconds)});
+  if (!rows.ok()) return rows.status();
+  return rows->affected();
+}
+
+}  // namespace netgraph::store

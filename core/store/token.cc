@@ -1,0 +1,124 @@
+#include "core/store/token.h"
+
+namespace netgraph::store {
+namespace {
+
+constexpr Statement kReadToken{"token_read", "SELECT name, symbol, decimals FROM token"};
+constexpr Statement kUpdateToken{"token_update",
+                                 "UPDATE token SET name = $1, symbol = $2, decimals = $3"};
+constexpr Statement kCurrentRound{
+    "rounds_current",
+    "SELECT id, name, price::float8, target::float8 FROM rounds "
+    "WHERE opens_at <= now() AND (closes_at IS NULL OR closes_at > now()) "
+    "ORDER BY opens_at DESC, id DESC LIMIT 1"};
+constexpr Statement kFindRound{
+    "rounds_find", "SELECT id, name, price::float8, target::float8 FROM rounds WHERE name = $1"};
+constexpr Statement kFindRoundById{
+    "rounds_find_by_id",
+    "SELECT id, name, price::float8, target::float8 FROM rounds WHERE id = $1"};
+constexpr Statement kInsertRound{
+    "rounds_insert",
+    "INSERT INTO rounds (name, price, target, opens_at, closes_at) "
+    "VALUES ($1, $2::numeric, $3::numeric, $4::timestamptz, $5::timestamptz) "
+    "ON CONFLICT (name) DO NOTHING"};
+// Amounts are summed in base units and divided by 10^decimals once, in exact numeric arithmetic.
+constexpr Statement kInvestmentFigures{
+    "investment_figures",
+    "WITH t AS (SELECT name, symbol, decimals, 10::numeric ^ decimals AS unit FROM token), "
+    "current_round AS (SELECT id, name, price, target FROM rounds "
+    "  WHERE opens_at <= now() AND (closes_at IS NULL OR closes_at > now()) "
+    "  ORDER BY opens_at DESC, id DESC LIMIT 1), "
+    "last_round AS (SELECT price FROM rounds WHERE opens_at <= now() "
+    "  ORDER BY opens_at DESC, id DESC LIMIT 1), "
+    "invested AS (SELECT round_id, user_id, amount, status FROM vouchers "
+    "  WHERE voucher_state(status, expires_at) IN ('CLAIMED', 'REDEEMED')) "
+    "SELECT t.name, t.symbol, t.decimals, c.name, "
+    "  (COALESCE((SELECT sum(amount) FROM invested WHERE round_id = c.id), 0) "
+    "     * COALESCE(c.price, 0) / t.unit)::float8, "
+    "  COALESCE(c.target, 0)::float8, "
+    "  (SELECT count(DISTINCT user_id) FROM invested), "
+    "  COALESCE(c.price, l.price, 0)::float8, "
+    "  (COALESCE(c.price, l.price, 0) "
+    "     * COALESCE((SELECT sum(amount) FROM vouchers WHERE status = 'REDEEMED'), 0) "
+    "     / t.unit)::float8 "
+    "FROM t LEFT JOIN current_round c ON true LEFT JOIN last_round l ON true"};
+constexpr Statement kUserInvestment{
+    "user_investment",
+    "SELECT (COALESCE(sum(v.amount * r.price), 0) / (SELECT 10::numeric ^ decimals FROM token))"
+    "::float8, count(*) "
+    "FROM vouchers v JOIN rounds r ON r.id = v.round_id "
+    "WHERE v.user_id = $1 AND voucher_state(v.status, v.expires_at) IN ('CLAIMED', 'REDEEMED')"};
+
+RoundRow ReadRound(const Rows& rows, int row) {
+  return RoundRow{rows.Int(row, 0), std::string(rows.Text(row, 1)), rows.Float(row, 2),
+                  rows.Float(row, 3)};
+}
+
+Result<std::optional<RoundRow>> AtMostOneRound(Result<Rows> rows) {
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return std::optional<RoundRow>();
+  return std::optional<RoundRow>(ReadRound(*rows, 0));
+}
+
+}  // namespace
+
+Result<TokenRow> ReadToken(Connection& db) {
+  Result<Rows> rows = db.Run(kReadToken);
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return Status::Error("token: the token row is missing");
+  return TokenRow{std::string(rows->Text(0, 0)), std::string(rows->Text(0, 1)),
+                  static_cast<int>(rows->Int(0, 2))};
+}
+
+Status UpdateToken(Connection& db, const TokenRow& token) {
+  return db.Execute(kUpdateToken, {token.name, token.symbol, std::to_string(token.decimals)});
+}
+
+Result<std::optional<RoundRow>> CurrentRound(Connection& db) {
+  return AtMostOneRound(db.Run(kCurrentRound));
+}
+
+Result<std::optional<RoundRow>> FindRound(Connection& db, std::string_view name) {
+  return AtMostOneRound(db.Run(kFindRound, {std::string(name)}));
+}
+
+Result<std::optional<RoundRow>> FindRoundById(Connection& db, std::int64_t id) {
+  return AtMostOneRound(db.Run(kFindRoundById, {std::to_string(id)}));
+}
+
+Result<RoundRow> EnsureRound(Connection& db, const NewRound& round) {
+  if (Status s = db.Execute(kInsertRound, {round.name, round.price, round.target, round.opens_at,
+                                           round.closes_at});
+      !s.ok()) {
+    return s;
+  }
+  Result<std::optional<RoundRow>> stored = FindRound(db, round.name);
+  if (!stored.ok()) return stored.status();
+  if (!stored->has_value()) return Status::Error("rounds: inserted round not found");
+  return **stored;
+}
+
+Result<InvestmentFigures> ReadInvestmentFigures(Connection& db) {
+  Result<Rows> rows = db.Run(kInvestmentFigures);
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return Status::Error("token: the token row is missing");
+  InvestmentFigures f;
+  f.token = TokenRow{std::string(rows->Text(0, 0)), std::string(rows->Text(0, 1)),
+                     static_cast<int>(rows->Int(0, 2))};
+  f.current_round = rows->OptionalText(0, 3);
+  f.round_raised = rows->Float(0, 4);
+  f.round_target = rows->Float(0, 5);
+  f.investor_count = rows->Int(0, 6);
+  f.current_price = rows->Float(0, 7);
+  f.market_cap = rows->Float(0, 8);
+  return f;
+}
+
+Result<UserInvestment> ReadUserInvestment(Connection& db, std::int64_t user_id) {
+  Result<Rows> rows = db.Run(kUserInvestment, {std::to_string(user_id)});
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return Status::Error("user_investment: no row");
+  return UserInvestment{rows->Float(0, 0), rows->Int(0, 1)};
+}
+
+}  // namespace netgraph::store

@@ -1,0 +1,82 @@
+#include "core/store/users.h"
+
+#include <string>
+
+namespace netgraph::store {
+namespace {
+
+constexpr Statement kFindByDid{
+    "users_find_by_did",
+    "SELECT id, idp_did, email, is_admin, public_id FROM users WHERE idp_did = $1"};
+constexpr Statement kUpsert{
+    "users_upsert",
+    "INSERT INTO users (idp_did, email) VALUES ($1, $2) "
+    "ON CONFLICT (idp_did) DO UPDATE SET email = COALESCE(EXCLUDED.email, users.email) "
+    "RETURNING id, idp_did, email, is_admin, public_id"};
+constexpr Statement kGrantAdmin{
+    "users_grant_admin",
+    "INSERT INTO users (idp_did, is_admin) VALUES ($1, true) "
+    "ON CONFLICT (idp_did) DO UPDATE SET is_admin = true "
+    "RETURNING id, idp_did, email, is_admin, public_id"};
+constexpr Statement kLock{"users_lock", "SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE"};
+constexpr Statement kCountFailures{
+    "claim_failures_count",
+    "SELECT count(*) FROM claim_failures "
+    "WHERE user_id = $1 AND failed_at > now() - make_interval(secs => $2::bigint)"};
+constexpr Statement kRecordFailure{
+    "claim_failures_record", "INSERT INTO claim_failures (user_id) VALUES ($1)"};
+constexpr Statement kPruneFailures{
+    "claim_failures_prune",
+    "DELETE FROM claim_failures "
+    "WHERE user_id = $1 AND failed_at <= now() - make_interval(secs => $2::bigint)"};
+
+UserRow ReadUser(const Rows& rows, int row) {
+  return UserRow{rows.Int(row, 0), std::string(rows.Text(row, 1)), rows.OptionalText(row, 2),
+                 rows.Bool(row, 3), std::string(rows.Text(row, 4))};
+}
+
+Result<UserRow> OneUser(Result<Rows> rows) {
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return Status::Error("users: the statement returned no row");
+  return ReadUser(*rows, 0);
+}
+
+}  // namespace
+
+Result<std::optional<UserRow>> FindUserByDid(Connection& db, std::string_view idp_did) {
+  Result<Rows> rows = db.Run(kFindByDid, {std::string(idp_did)});
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return std::optional<UserRow>();
+  return std::optional<UserRow>(ReadUser(*rows, 0));
+}
+
+Result<UserRow> UpsertUser(Connection& db, std::string_view idp_did,
+                           const std::optional<std::string>& email) {
+  return OneUser(db.Run(kUpsert, {std::string(idp_did), email}));
+}
+
+Result<UserRow> SetAdminFlag(Connection& db, std::string_view idp_did) {
+  return OneUser(db.Run(kGrantAdmin, {std::string(idp_did)}));
+}
+
+Status LockUser(Connection& db, std::int64_t user_id) {
+  return db.Execute(kLock, {std::to_string(user_id)});
+}
+
+Result<std::int64_t> CountClaimFailures(Connection& db, std::int64_t user_id,
+                                        std::int64_t window_seconds) {
+  Result<Rows> rows =
+      db.Run(kCountFailures, {std::to_string(user_id), std::to_string(window_seconds)});
+  if (!rows.ok()) return rows.status();
+  return rows->Int(0, 0);
+}
+
+Status RecordClaimFailure(Connection& db, std::int64_t user_id, std::int64_t window_seconds) {
+  const std::string user = std::to_string(user_id);
+  if (Status s = db.Execute(kPruneFailures, {user, std::to_string(window_seconds)}); !s.ok()) {
+    return s;
+  }
+  return db.Execute(kRecordFailure, {user});
+}
+
+}  // namespace netgraph::store

@@ -1,0 +1,44 @@
+// The users table and the failed-claim log behind the per-user rate limit.
+#ifndef NETGRAPH_CORE_STORE_USERS_H_
+#define NETGRAPH_CORE_STORE_USERS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "core/store/connection.h"
+
+namespace netgraph::store {
+
+struct UserRow {
+  std::int64_t id = 0;
+  std::string idp_did;
+  std::optional<std::string> email;
+  bool is_admin = false;
+  std::string public_id;  // the user's opaque node id in the public graph
+};
+
+Result<std::optional<UserRow>> FindUserByDid(Connection& db, std::string_view idp_did);
+
+// Creates the user on first sight; an existing user's email is replaced when `email` is given and
+// differs. Returns the stored row.
+Result<UserRow> UpsertUser(Connection& db, std::string_view idp_did,
+                           const std::optional<std::string>& email);
+
+// Sets the admin flag, creating the user when absent.
+Result<UserRow> SetAdminFlag(Connection& db, std::string_view idp_did);
+
+// Locks the user's row until the transaction ends: one claim per user at a time.
+Status LockUser(Connection& db, std::int64_t user_id);
+
+// Failed claim attempts of the user within the last `window_seconds`.
+Result<std::int64_t> CountClaimFailures(Connection& db, std::int64_t user_id,
+                                        std::int64_t window_seconds);
+// Records a failed attempt and forgets the user's attempts older than the window.
+Status RecordClaimFailure(Connection& db, std::int64_t user_id, std::int64_t window_seconds);
+
+}  // namespace netgraph::store
+
+#endif  // NETGRAPH_CORE_STORE_USERS_H_

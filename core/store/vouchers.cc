@@ -1,0 +1,139 @@
+#include "core/store/vouchers.h"
+
+namespace netgraph::store {
+namespace {
+
+// The columns ReadVoucher expects, for a table or RETURNING list over `vouchers`.
+#define NETGRAPH_VOUCHER_COLUMNS                                                          \
+  "id, code, amount, round_id, voucher_state(status, expires_at), user_id, wallet_address, " \
+  "epoch_us(expires_at), epoch_us(claimed_at), epoch_us(redeemed_at), redemption_id, batch"
+
+constexpr Statement kInsert{
+    "vouchers_insert",
+    "INSERT INTO vouchers (code, amount, round_id, expires_at, batch) "
+    "VALUES ($1, $2, $3, $4::timestamptz, $5) RETURNING " NETGRAPH_VOUCHER_COLUMNS};
+constexpr Statement kFindByCode{
+    "vouchers_find_by_code",
+    "SELECT " NETGRAPH_VOUCHER_COLUMNS " FROM vouchers WHERE code = $1"};
+constexpr Statement kClaim{
+    "vouchers_claim",
+    "UPDATE vouchers SET status = 'CLAIMED', user_id = $2, wallet_address = $3, claimed_at = now() "
+    "WHERE code = $1 AND status = 'AVAILABLE' AND (expires_at IS NULL OR expires_at > now()) "
+    "RETURNING " NETGRAPH_VOUCHER_COLUMNS};
+constexpr Statement kRedeem{
+    "vouchers_redeem",
+    "UPDATE vouchers SET status = 'REDEEMED', redeemed_at = now(), redemption_id = $3 "
+    "WHERE user_id = $1 AND wallet_address = $2 AND status = 'CLAIMED' "
+    "AND (expires_at IS NULL OR expires_at > now()) "
+    "RETURNING " NETGRAPH_VOUCHER_COLUMNS};
+constexpr Statement kRevoke{
+    "vouchers_revoke",
+    "UPDATE vouchers SET status = 'REVOKED', revoked_at = now() "
+    "WHERE code = $1 AND status IN ('AVAILABLE', 'CLAIMED') "
+    "AND (expires_at IS NULL OR expires_at > now()) "
+    "RETURNING " NETGRAPH_VOUCHER_COLUMNS};
+constexpr Statement kExpireDue{
+    "vouchers_expire_due",
+    "UPDATE vouchers SET status = 'EXPIRED' "
+    "WHERE status IN ('AVAILABLE', 'CLAIMED') AND expires_at <= now()"};
+constexpr Statement kOfUser{
+    "vouchers_of_user",
+    "SELECT " NETGRAPH_VOUCHER_COLUMNS " FROM vouchers WHERE user_id = $1 "
+    "ORDER BY claimed_at DESC, id DESC"};
+constexpr Statement kList{
+    "vouchers_list",
+    "SELECT " NETGRAPH_VOUCHER_COLUMNS " FROM vouchers "
+    "WHERE id > $2 AND ($1::text IS NULL OR voucher_state(status, expires_at) = $1) "
+    "ORDER BY id LIMIT $3"};
+constexpr Statement kAvailableInBatch{
+    "vouchers_available_in_batch",
+    "SELECT " NETGRAPH_VOUCHER_COLUMNS " FROM vouchers "
+    "WHERE batch = $1 AND voucher_state(status, expires_at) = 'AVAILABLE' ORDER BY id"};
+
+#undef NETGRAPH_VOUCHER_COLUMNS
+
+VoucherRow ReadVoucher(const Rows& rows, int row) {
+  VoucherRow v;
+  v.id = rows.Int(row, 0);
+  v.code = rows.Text(row, 1);
+  v.amount = rows.Int(row, 2);
+  v.round_id = rows.Int(row, 3);
+  v.status = rows.Text(row, 4);
+  v.user_id = rows.OptionalInt(row, 5);
+  v.wallet_address = rows.OptionalText(row, 6);
+  v.expires_at = rows.OptionalInt(row, 7);
+  v.claimed_at = rows.OptionalInt(row, 8);
+  v.redeemed_at = rows.OptionalInt(row, 9);
+  v.redemption_id = rows.OptionalInt(row, 10);
+  v.batch = rows.OptionalText(row, 11);
+  return v;
+}
+
+Result<std::vector<VoucherRow>> AllVouchers(Result<Rows> rows) {
+  if (!rows.ok()) return rows.status();
+  std::vector<VoucherRow> vouchers;
+  vouchers.reserve(static_cast<std::size_t>(rows->size()));
+  for (int i = 0; i < rows->size(); ++i) vouchers.push_back(ReadVoucher(*rows, i));
+  return vouchers;
+}
+
+Result<std::optional<VoucherRow>> AtMostOneVoucher(Result<Rows> rows) {
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return std::optional<VoucherRow>();
+  return std::optional<VoucherRow>(ReadVoucher(*rows, 0));
+}
+
+}  // namespace
+
+Result<VoucherRow> InsertVoucher(Connection& db, const NewVoucher& voucher) {
+  Result<std::optional<VoucherRow>> row = AtMostOneVoucher(
+      db.Run(kInsert, {voucher.code, std::to_string(voucher.amount),
+                       std::to_string(voucher.round_id), voucher.expires_at, voucher.batch}));
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) return Status::Error("vouchers: insert returned no row");
+  return **row;
+}
+
+Result<std::optional<VoucherRow>> FindVoucherByCode(Connection& db, std::string_view code) {
+  return AtMostOneVoucher(db.Run(kFindByCode, {std::string(code)}));
+}
+
+Result<std::optional<VoucherRow>> ClaimAvailableVoucher(Connection& db, std::string_view code,
+                                                        std::int64_t user_id,
+                                                        std::string_view wallet_address) {
+  return AtMostOneVoucher(
+      db.Run(kClaim, {std::string(code), std::to_string(user_id), std::string(wallet_address)}));
+}
+
+Result<std::vector<VoucherRow>> RedeemClaimedVouchers(Connection& db, std::int64_t user_id,
+                                                      std::string_view wallet_address,
+                                                      std::int64_t redemption_id) {
+  return AllVouchers(db.Run(kRedeem, {std::to_string(user_id), std::string(wallet_address),
+                                      std::to_string(redemption_id)}));
+}
+
+Result<std::optional<VoucherRow>> MarkVoucherRevoked(Connection& db, std::string_view code) {
+  return AtMostOneVoucher(db.Run(kRevoke, {std::string(code)}));
+}
+
+Result<std::int64_t> MarkDueVouchersExpired(Connection& db) {
+  Result<Rows> rows = db.Run(kExpireDue);
+  if (!rows.ok()) return rows.status();
+  return rows->affected();
+}
+
+Result<std::vector<VoucherRow>> UserVouchers(Connection& db, std::int64_t user_id) {
+  return AllVouchers(db.Run(kOfUser, {std::to_string(user_id)}));
+}
+
+Result<std::vector<VoucherRow>> VoucherPage(Connection& db,
+                                            const std::optional<std::string>& status,
+                                            std::int64_t after_id, std::int64_t limit) {
+  return AllVouchers(db.Run(kList, {status, std::to_string(after_id), std::to_string(limit)}));
+}
+
+Result<std::vector<VoucherRow>> AvailableVouchersInBatch(Connection& db, std::string_view batch) {
+  return AllVouchers(db.Run(kAvailableInBatch, {std::string(batch)}));
+}
+
+}  // namespace netgraph::store

@@ -1,0 +1,80 @@
+// The vouchers table. Every read reports the status readers must see (voucher_state: an AVAILABLE
+// or CLAIMED voucher past its expires_at reads EXPIRED), and every transition is one conditional
+// UPDATE ... WHERE <current state> RETURNING, never a read followed by a write, so concurrent
+// transitions of one voucher cannot both succeed.
+#ifndef NETGRAPH_CORE_STORE_VOUCHERS_H_
+#define NETGRAPH_CORE_STORE_VOUCHERS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "core/store/connection.h"
+
+namespace netgraph::store {
+
+struct VoucherRow {
+  std::int64_t id = 0;
+  std::string code;  // normalised
+  std::int64_t amount = 0;  // base units
+  std::int64_t round_id = 0;
+  std::string status;  // as readers see it
+  std::optional<std::int64_t> user_id;
+  std::optional<std::string> wallet_address;
+  // Instants in microseconds since the Unix epoch.
+  std::optional<std::int64_t> expires_at;
+  std::optional<std::int64_t> claimed_at;
+  std::optional<std::int64_t> redeemed_at;
+  std::optional<std::int64_t> redemption_id;
+  std::optional<std::string> batch;
+};
+
+struct NewVoucher {
+  std::string code;  // normalised
+  std::int64_t amount = 0;
+  std::int64_t round_id = 0;
+  std::optional<std::string> expires_at;  // anything PostgreSQL reads as a timestamptz
+  std::optional<std::string> batch;
+};
+
+Result<VoucherRow> InsertVoucher(Connection& db, const NewVoucher& voucher);
+
+Result<std::optional<VoucherRow>> FindVoucherByCode(Connection& db, std::string_view code);
+
+// AVAILABLE (and not expired) -> CLAIMED by `user_id` to `wallet_address`. Nullopt when the
+// voucher is not claimable (absent, taken, expired, revoked), including when a concurrent claim
+// won.
+Result<std::optional<VoucherRow>> ClaimAvailableVoucher(Connection& db, std::string_view code,
+                                                        std::int64_t user_id,
+                                                        std::string_view wallet_address);
+
+// CLAIMED (and not expired) vouchers of `user_id` on `wallet_address` -> REDEEMED as part of
+// redemption `redemption_id` (whose row the same transaction must insert). Returns exactly the
+// vouchers this call took.
+Result<std::vector<VoucherRow>> RedeemClaimedVouchers(Connection& db, std::int64_t user_id,
+                                                      std::string_view wallet_address,
+                                                      std::int64_t redemption_id);
+
+// AVAILABLE|CLAIMED (and not expired) -> REVOKED. Nullopt when no such voucher is revocable.
+Result<std::optional<VoucherRow>> MarkVoucherRevoked(Connection& db, std::string_view code);
+
+// Stores EXPIRED on every AVAILABLE|CLAIMED voucher past its expiry; returns how many.
+Result<std::int64_t> MarkDueVouchersExpired(Connection& db);
+
+// The user's vouchers, newest claim first.
+Result<std::vector<VoucherRow>> UserVouchers(Connection& db, std::int64_t user_id);
+
+// Keyset page: vouchers with id > `after_id` (and, when given, the status), by id, at most `limit`.
+Result<std::vector<VoucherRow>> VoucherPage(Connection& db,
+                                            const std::optional<std::string>& status,
+                                            std::int64_t after_id, std::int64_t limit);
+
+// AVAILABLE vouchers of a batch, by id.
+Result<std::vector<VoucherRow>> AvailableVouchersInBatch(Connection& db, std::string_view batch);
+
+}  // namespace netgraph::store
+
+#endif  // NETGRAPH_CORE_STORE_VOUCHERS_H_

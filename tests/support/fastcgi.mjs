@@ -1,0 +1,97 @@
+// A minimal FastCGI client (responder role, one request per connection), for tests that talk to a
+// netgraph-fcgi pool directly rather than through nginx.
+import net from 'node:net';
+
+const VERSION = 1;
+const BEGIN_REQUEST = 1;
+const END_REQUEST = 3;
+const PARAMS = 4;
+const STDIN = 5;
+const STDOUT = 6;
+const RESPONDER = 1;
+
+function record(type, content = Buffer.alloc(0)) {
+  const chunks = [];
+  for (let offset = 0; offset < content.length || chunks.length === 0; offset += 65535) {
+    const part = content.subarray(offset, offset + 65535);
+    const header = Buffer.alloc(8);
+    header.writeUInt8(VERSION, 0);
+    header.writeUInt8(type, 1);
+    header.writeUInt16BE(1, 2);  // request id
+    header.writeUInt16BE(part.length, 4);
+    chunks.push(header, part);
+    if (content.length === 0) break;
+  }
+  return Buffer.concat(chunks);
+}
+
+function nameValue(name, value) {
+  const length = (n) => {
+    if (n < 128) return Buffer.from([n]);
+    const b = Buffer.alloc(4);
+    b.writeUInt32BE((n | 0x80000000) >>> 0);
+    return b;
+  };
+  const n = Buffer.from(name);
+  const v = Buffer.from(value);
+  return Buffer.concat([length(n.length), length(v.length), n, v]);
+}
+
+// Sends one request to the pool at unix socket `socketPath`; resolves to {status, headers, body}.
+export function fastcgiRequest(socketPath, { method = 'POST', path = '/graphql', headers = {}, body = '' }) {
+  const payload = Buffer.from(body);
+  const params = {
+    REQUEST_METHOD: method,
+    DOCUMENT_URI: path,
+    SCRIPT_NAME: path,
+    REQUEST_URI: path,
+    QUERY_STRING: '',
+    CONTENT_LENGTH: String(payload.length),
+    SERVER_PROTOCOL: 'HTTP/1.1',
+  };
+  for (const [name, value] of Object.entries(headers)) {
+    const key = name.toLowerCase();
+    if (key === 'content-type') params.CONTENT_TYPE = value;
+    else params[`HTTP_${key.toUpperCase().replaceAll('-', '_')}`] = value;
+  }
+  const begin = Buffer.alloc(8);
+  begin.writeUInt16BE(RESPONDER, 0);
+  const request = Buffer.concat([
+    record(BEGIN_REQUEST, begin),
+    record(PARAMS, Buffer.concat(Object.entries(params).map(([k, v]) => nameValue(k, v)))),
+    record(PARAMS),
+    ...(payload.length ? [record(STDIN, payload)] : []),
+    record(STDIN),
+  ]);
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(socketPath, () => socket.write(request));
+    let buffer = Buffer.alloc(0);
+    const stdout = [];
+    socket.on('data', (data) => {
+      buffer = Buffer.concat([buffer, data]);
+      while (buffer.length >= 8) {
+        const type = buffer.readUInt8(1);
+        const length = buffer.readUInt16BE(4);
+        const padding = buffer.readUInt8(6);
+        if (buffer.length < 8 + length + padding) break;
+        const content = buffer.subarray(8, 8 + length);
+        buffer = buffer.subarray(8 + length + padding);
+        if (type === STDOUT) stdout.push(content);
+        if (type === END_REQUEST) {
+          socket.end();
+          const text = Buffer.concat(stdout).toString('utf8');
+          const split = text.indexOf('\r\n\r\n');
+          const head = text.slice(0, split).split('\r\n');
+          const responseHeaders = {};
+          for (const line of head) {
+            const colon = line.indexOf(':');
+            responseHeaders[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+          }
+          const status = Number((responseHeaders.status ?? '200').split(' ')[0]);
+          resolve({ status, headers: responseHeaders, body: text.slice(split + 4) });
+        }
+      }
+    });
+    socket.on('error', reject);
+  });
+}

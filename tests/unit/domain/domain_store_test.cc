@@ -1,0 +1,603 @@
+// The store and the domain against a real PostgreSQL (test_database.h): the schema's constraints,
+// claims and redemptions with every refusal, their races, the graph and the outbox.
+#include <gtest/gtest.h>
+#include <hiredis/hiredis.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
+
+#include "core/crypto/base58.h"
+#include "core/crypto/ed25519.h"
+#include "core/crypto/elgamal.h"
+#include "core/crypto/elgamal_decryptor.h"
+#include "core/crypto/receipt.h"
+#include "core/crypto/solana_keypair.h"
+#include "core/domain/amount.h"
+#include "core/domain/network_graph.h"
+#include "core/domain/outbox_relay.h"
+#include "core/domain/portfolio.h"
+#include "core/domain/redemption.h"
+#include "core/domain/token2022_ledger.h"
+#include "core/domain/user.h"
+#include "core/domain/voucher.h"
+#include "core/domain/voucher_admin.h"
+#include "core/store/connection.h"
+#include "core/store/outbox.h"
+#include "core/store/redis.h"
+#include "core/store/token.h"
+#include "tests/unit/domain/test_database.h"
+
+namespace netgraph::domain {
+namespace {
+
+using testing::TestDatabase;
+
+// Test-only reads of rows no production code reads back.
+constexpr store::Statement kOutboxRows{"test_outbox_rows",
+                                       "SELECT id, payload, published_at IS NOT NULL FROM outbox "
+                                       "ORDER BY id"};
+constexpr store::Statement kReceipt{
+    "test_receipt", "SELECT receipt, signature FROM redemptions WHERE signature = $1"};
+constexpr store::Statement kVoucherStatus{"test_voucher_status",
+                                          "SELECT status FROM vouchers WHERE id = $1"};
+constexpr store::Statement kAccount{
+    "test_account",
+    "SELECT balance, encrypted_balance FROM token_accounts WHERE wallet_address = $1"};
+
+std::string RandomWallet() {
+  Result<crypto::Ed25519Keypair> keypair = crypto::Ed25519Keypair::Generate();
+  return crypto::Base58Encode(keypair->public_key());
+}
+
+class DomainStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = TestDatabase::Get();
+    if (server_ == nullptr) GTEST_SKIP() << TestDatabase::skip_reason();
+    url_ = server_->FreshDatabase();
+    db_ = std::make_unique<store::Connection>(url_);
+    Result<store::RoundRow> round =
+        store::EnsureRound(*db_, {"Seed", "0.05", "500000", "2025-01-01T00:00:00Z", std::nullopt});
+    ASSERT_TRUE(round.ok()) << round.status().message();
+  }
+
+  User NewUser(const std::string& did, std::optional<std::string> email = std::nullopt) {
+    Outcome<User> user = UserForPrincipal(*db_, Principal{did, std::move(email), false});
+    EXPECT_TRUE(user.ok());
+    return user.value();
+  }
+
+  std::string Issue(const std::string& amount = "10",
+                    std::optional<std::string> expires = std::nullopt) {
+    IssueRequest request;
+    request.amount = amount;
+    request.expires = std::move(expires);
+    Result<std::vector<Voucher>> issued = IssueVouchers(*db_, request);
+    EXPECT_TRUE(issued.ok()) << issued.status().message();
+    return issued->front().code;
+  }
+
+  Outcome<Voucher> Claim(const User& user, const std::string& code, const std::string& wallet,
+                         ClaimPolicy policy = {}) {
+    return ClaimVoucher(*db_, policy, user, code, wallet);
+  }
+
+  std::unique_ptr<Token2022Ledger> MakeLedger() {
+    static int ledgers = 0;
+    const std::string file =
+        server_->directory() + "/treasury-" + std::to_string(++ledgers) + ".json";
+    Result<crypto::Ed25519Keypair> treasury = crypto::Ed25519Keypair::Generate();
+    EXPECT_TRUE(crypto::WriteSolanaKeypairFile(file, *treasury).ok());
+    treasury_public_key_ = treasury->public_key();
+    Result<std::unique_ptr<Token2022Ledger>> ledger =
+        Token2022Ledger::Create(LedgerConfig{file, RandomWallet()});
+    EXPECT_TRUE(ledger.ok()) << ledger.status().message();
+    return std::move(ledger.value());
+  }
+
+  std::vector<nlohmann::json> OutboxPayloads() {
+    Result<store::Rows> rows = db_->Run(kOutboxRows);
+    EXPECT_TRUE(rows.ok());
+    std::vector<nlohmann::json> payloads;
+    for (int i = 0; i < rows->size(); ++i) {
+      payloads.push_back(nlohmann::json::parse(rows->Text(i, 1)));
+    }
+    return payloads;
+  }
+
+  std::string VoucherStatus(std::int64_t id) {
+    Result<store::Rows> rows = db_->Run(kVoucherStatus, {std::to_string(id)});
+    return rows.ok() && !rows->empty() ? std::string(rows->Text(0, 0)) : "";
+  }
+
+  TestDatabase* server_ = nullptr;
+  std::string url_;
+  std::unique_ptr<store::Connection> db_;
+  crypto::Bytes32 treasury_public_key_{};
+};
+
+TEST_F(DomainStoreTest, TheSchemaRefusesStatesTheRulesForbid) {
+  const std::string round = "(SELECT id FROM rounds LIMIT 1)";
+  const std::string code = "'0123456789ABCDEFGHJK'";
+  for (const std::string& sql : std::vector<std::string>{
+           // not a normalised code
+           "INSERT INTO vouchers (code, amount, round_id) VALUES ('abc', 1, " + round + ")",
+           // a non-positive amount, and one at the balance limit
+           "INSERT INTO vouchers (code, amount, round_id) VALUES (" + code + ", 0, " + round + ")",
+           "INSERT INTO vouchers (code, amount, round_id) VALUES (" + code + ", 4294967296, " +
+               round + ")",
+           // CLAIMED without an owner
+           "INSERT INTO vouchers (code, amount, round_id, status) VALUES (" + code + ", 1, " +
+               round + ", 'CLAIMED')",
+           // an unknown status
+           "INSERT INTO vouchers (code, amount, round_id, status) VALUES (" + code + ", 1, " +
+               round + ", 'LOST')",
+           // a wallet address that is not base58
+           "INSERT INTO users (idp_did) VALUES ('did:x'); INSERT INTO wallets (address, user_id) "
+           "VALUES ('0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl', (SELECT id FROM users))",
+       }) {
+    EXPECT_FALSE(db_->ExecuteScript(sql).ok()) << sql;
+  }
+  ASSERT_TRUE(db_->ExecuteScript("INSERT INTO vouchers (code, amount, round_id) VALUES (" + code +
+                                 ", 1, " + round + ")")
+                  .ok());
+  EXPECT_FALSE(db_->ExecuteScript("INSERT INTO vouchers (code, amount, round_id) VALUES (" + code +
+                                  ", 2, " + round + ")")
+                   .ok())
+      << "codes are unique";
+  // A voucher's wallet must be its owner's.
+  EXPECT_TRUE(db_->ExecuteScript("INSERT INTO users (idp_did) VALUES ('did:a'), ('did:b')").ok());
+  EXPECT_TRUE(db_->ExecuteScript("INSERT INTO wallets (address, user_id) VALUES "
+                                 "('HpYod2BktndMTZPWPm3rFhCRVpoBK8LZMUbifDg8qUqp', "
+                                 "(SELECT id FROM users WHERE idp_did = 'did:a'))")
+                  .ok());
+  EXPECT_FALSE(
+      db_->ExecuteScript("UPDATE vouchers SET status = 'CLAIMED', claimed_at = now(), "
+                         "wallet_address = 'HpYod2BktndMTZPWPm3rFhCRVpoBK8LZMUbifDg8qUqp', "
+                         "user_id = (SELECT id FROM users WHERE idp_did = 'did:b')")
+          .ok());
+}
+
+TEST_F(DomainStoreTest, UsersAppearOnFirstSightAndTheirEmailFollowsTheToken) {
+  User first = NewUser("did:privy:alice", "alice@example.com");
+  User again = NewUser("did:privy:alice");
+  EXPECT_EQ(first.id, again.id);
+  EXPECT_EQ(again.email, "alice@example.com") << "a token without email keeps the stored one";
+  User changed = NewUser("did:privy:alice", "alice@new.example");
+  EXPECT_EQ(changed.email, "alice@new.example");
+  EXPECT_EQ(changed.public_id, first.public_id);
+  EXPECT_EQ(first.public_id.find("alice"), std::string::npos);
+  EXPECT_FALSE(first.is_admin);
+
+  Outcome<User> by_claim = UserForPrincipal(*db_, Principal{"did:privy:alice", {}, true});
+  EXPECT_TRUE(by_claim->is_admin);
+  ASSERT_TRUE(GrantAdmin(*db_, "did:privy:bob").ok());
+  EXPECT_TRUE(NewUser("did:privy:bob").is_admin);
+
+  Outcome<User> too_long = UserForPrincipal(*db_, Principal{std::string(513, 'x'), {}, false});
+  EXPECT_EQ(too_long.failure(), Failure::kAuthenticationRequired);
+}
+
+TEST_F(DomainStoreTest, AClaimBindsTheVoucherAndWalletAndAnnouncesTheGraphChange) {
+  User alice = NewUser("did:privy:alice", "alice@example.com");
+  const std::string wallet = RandomWallet();
+  const std::string code = Issue("12.5");
+  std::string typed = code;
+  std::transform(typed.begin(), typed.end(), typed.begin(), ::tolower);
+  std::replace(typed.begin(), typed.end(), '-', ' ');
+
+  Outcome<Voucher> claimed = Claim(alice, typed, wallet);
+  ASSERT_TRUE(claimed.ok());
+  EXPECT_EQ(claimed->code, code);
+  EXPECT_EQ(claimed->status, "CLAIMED");
+  EXPECT_DOUBLE_EQ(claimed->amount, 12.5);
+  EXPECT_EQ(claimed->wallet_address, wallet);
+  EXPECT_TRUE(claimed->claimed_at.has_value());
+
+  Result<Portfolio> portfolio = ReadPortfolio(*db_, alice);
+  ASSERT_TRUE(portfolio.ok());
+  EXPECT_EQ(portfolio->wallets, std::vector<std::string>{wallet});
+  EXPECT_EQ(portfolio->total_vouchers, 1);
+  EXPECT_DOUBLE_EQ(portfolio->total_investments, 12.5 * 0.05);
+
+  std::vector<nlohmann::json> updates = OutboxPayloads();
+  ASSERT_EQ(updates.size(), 1u);
+  const nlohmann::json& update = updates[0];
+  EXPECT_EQ(update["sequence"], 1);
+  EXPECT_EQ(update["metadata"]["nodeCount"], 3);
+  EXPECT_EQ(update["metadata"]["linkCount"], 2);
+  const std::string text = update.dump();
+  EXPECT_NE(text.find(alice.public_id), std::string::npos);
+  for (const char* secret : {"did:privy:alice", "alice@example.com"}) {
+    EXPECT_EQ(text.find(secret), std::string::npos) << secret;
+  }
+  EXPECT_EQ(text.find(wallet), std::string::npos) << "wallets appear under opaque ids";
+
+  Result<InvestmentData> figures = ReadInvestmentData(*db_);
+  ASSERT_TRUE(figures.ok());
+  EXPECT_EQ(figures->current_round, "Seed");
+  EXPECT_DOUBLE_EQ(figures->round_raised, 12.5 * 0.05);
+  EXPECT_EQ(figures->investor_count, 1);
+  EXPECT_DOUBLE_EQ(figures->market_cap, 0) << "nothing redeemed yet";
+}
+
+TEST_F(DomainStoreTest, RetryingTheSameClaimReturnsTheSameVoucher) {
+  User alice = NewUser("did:privy:alice");
+  const std::string wallet = RandomWallet();
+  const std::string code = Issue();
+  Outcome<Voucher> first = Claim(alice, code, wallet);
+  Outcome<Voucher> again = Claim(alice, code, wallet);
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(first->id, again->id);
+  EXPECT_EQ(again->status, "CLAIMED");
+  EXPECT_EQ(OutboxPayloads().size(), 1u) << "a replay changes nothing";
+}
+
+TEST_F(DomainStoreTest, ClaimRefusalsSayWhyAsTheCallerMayLearnIt) {
+  User alice = NewUser("did:privy:alice");
+  User bob = NewUser("did:privy:bob");
+  const std::string alice_wallet = RandomWallet();
+  const std::string code = Issue();
+  ASSERT_TRUE(Claim(alice, code, alice_wallet).ok());
+
+  EXPECT_EQ(Claim(alice, code, RandomWallet()).failure(), Failure::kVoucherAlreadyClaimed);
+  EXPECT_EQ(Claim(bob, code, RandomWallet()).failure(), Failure::kVoucherNotFound);
+  EXPECT_EQ(Claim(bob, "ZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZ", RandomWallet()).failure(),
+            Failure::kVoucherNotFound);
+  EXPECT_EQ(Claim(bob, "not-a-code", RandomWallet()).failure(), Failure::kInvalidVoucherCode);
+  EXPECT_EQ(Claim(bob, Issue(), "0xdeadbeef").failure(), Failure::kInvalidWalletAddress);
+  EXPECT_EQ(Claim(bob, Issue(), alice_wallet).failure(), Failure::kWalletBelongsToAnotherUser);
+
+  const std::string expired = Issue("10", "2000-01-01T00:00:00Z");
+  EXPECT_EQ(Claim(bob, expired, RandomWallet()).failure(), Failure::kVoucherExpired);
+  const std::string revoked = Issue();
+  ASSERT_TRUE(RevokeVoucher(*db_, revoked).ok());
+  EXPECT_EQ(Claim(bob, revoked, RandomWallet()).failure(), Failure::kVoucherRevoked);
+  EXPECT_EQ(RevokeVoucher(*db_, revoked).failure(), Failure::kVoucherRevoked);
+
+  // A claimed voucher that expires reads EXPIRED to its owner, and to others stays not found.
+  const std::string soon = Issue("10", "2s");
+  const std::string bob_wallet = RandomWallet();
+  ASSERT_TRUE(Claim(bob, soon, bob_wallet).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  EXPECT_EQ(Claim(bob, soon, RandomWallet()).failure(), Failure::kVoucherExpired);
+  EXPECT_EQ(Claim(alice, soon, RandomWallet()).failure(), Failure::kVoucherNotFound);
+  Result<std::int64_t> swept = ExpireDueVouchers(*db_);
+  ASSERT_TRUE(swept.ok());
+  EXPECT_EQ(*swept, 2);  // `expired` and `soon`
+
+  // None of the refusals registered a wallet.
+  Result<Portfolio> portfolio = ReadPortfolio(*db_, bob);
+  EXPECT_EQ(portfolio->wallets, std::vector<std::string>{bob_wallet});
+}
+
+TEST_F(DomainStoreTest, FailedClaimsAreRateLimitedPerUser) {
+  User mallory = NewUser("did:privy:mallory");
+  User alice = NewUser("did:privy:alice");
+  const ClaimPolicy strict{3, 600};
+  const std::string wallet = RandomWallet();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(
+        Claim(mallory, "AAAA-AAAA-AAAA-AAAA-AAA" + std::to_string(i), wallet, strict).failure(),
+        Failure::kVoucherNotFound);
+  }
+  const std::string code = Issue();
+  EXPECT_EQ(Claim(mallory, code, wallet, strict).failure(), Failure::kTooManyAttempts)
+      << "even a good code, once the limit is reached";
+  EXPECT_TRUE(Claim(alice, code, RandomWallet(), strict).ok()) << "other users are not affected";
+}
+
+TEST_F(DomainStoreTest, ExactlyOneOfManyConcurrentClaimsWins) {
+  constexpr int kClaimants = 40;
+  const std::string code = Issue();
+  std::vector<User> users;
+  for (int i = 0; i < kClaimants; ++i) users.push_back(NewUser("did:race:" + std::to_string(i)));
+  std::atomic<int> won{0}, lost{0}, other{0};
+  std::atomic<bool> go{false};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kClaimants; ++i) {
+    threads.emplace_back([&, i] {
+      store::Connection db(url_);
+      ASSERT_TRUE(db.EnsureConnected().ok());
+      while (!go) std::this_thread::yield();
+      Outcome<Voucher> claimed =
+          ClaimVoucher(db, ClaimPolicy{}, users[static_cast<std::size_t>(i)], code, RandomWallet());
+      if (claimed.ok()) {
+        ++won;
+      } else if (claimed.failure() == Failure::kVoucherNotFound) {
+        ++lost;
+      } else {
+        ++other;
+      }
+    });
+  }
+  go = true;
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(won, 1);
+  EXPECT_EQ(lost, kClaimants - 1);
+  EXPECT_EQ(other, 0);
+  EXPECT_EQ(OutboxPayloads().size(), 1u);
+}
+
+TEST_F(DomainStoreTest, ARedemptionCreditsEveryClaimedVoucherOnceUnderTheOwnersKey) {
+  std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
+  User alice = NewUser("did:privy:alice");
+  const std::string wallet = RandomWallet();
+  ASSERT_TRUE(Claim(alice, Issue("10"), wallet).ok());
+  ASSERT_TRUE(Claim(alice, Issue("2.5"), wallet).ok());
+  const crypto::ElGamalSecretKey secret = crypto::ElGamalSecretKey::Generate();
+  const std::string key = crypto::ElGamalPublicKey::FromSecretKey(secret).ToBase64();
+  const crypto::ElGamalDecryptor decryptor(secret);
+
+  Outcome<Redemption> first = RedeemVouchers(*db_, ledger.get(), alice, wallet, key);
+  ASSERT_TRUE(first.ok());
+  EXPECT_DOUBLE_EQ(first->amount, 12.5);
+  EXPECT_EQ(first->wallet_address, wallet);
+  EXPECT_EQ(first->token_account, *ledger->TokenAccountOf(wallet));
+  EXPECT_EQ(*decryptor.Decrypt(*crypto::ElGamalCiphertext::Parse(first->encrypted_amount)), 1250u);
+
+  // The receipt behind txSignature verifies with the treasury key.
+  Result<store::Rows> receipt = db_->Run(kReceipt, {first->tx_signature});
+  ASSERT_TRUE(receipt.ok());
+  ASSERT_EQ(receipt->size(), 1);
+  EXPECT_TRUE(crypto::VerifyReceipt(receipt->Text(0, 0),
+                                    *crypto::ParseBase58Signature(first->tx_signature),
+                                    treasury_public_key_)
+                  .ok());
+
+  EXPECT_EQ(RedeemVouchers(*db_, ledger.get(), alice, wallet, key).failure(),
+            Failure::kNoClaimedVouchers);
+  ASSERT_TRUE(Claim(alice, Issue("1"), wallet).ok());
+  Outcome<Redemption> second = RedeemVouchers(*db_, ledger.get(), alice, wallet, key);
+  ASSERT_TRUE(second.ok());
+  EXPECT_DOUBLE_EQ(second->amount, 1);
+
+  Result<Portfolio> portfolio = ReadPortfolio(*db_, alice);
+  ASSERT_TRUE(portfolio.ok());
+  EXPECT_TRUE(portfolio->has_confidential_balance);
+  EXPECT_EQ(portfolio->confidential_public_key, key);
+  EXPECT_EQ(portfolio->token_account, first->token_account);
+  EXPECT_EQ(*decryptor.Decrypt(*crypto::ElGamalCiphertext::Parse(*portfolio->encrypted_balance)),
+            1350u);
+  for (const Voucher& v : portfolio->vouchers) EXPECT_TRUE(v.redeemed());
+
+  Result<InvestmentData> figures = ReadInvestmentData(*db_);
+  EXPECT_DOUBLE_EQ(figures->market_cap, 13.5 * 0.05);
+}
+
+TEST_F(DomainStoreTest, RedemptionRefusalsWriteNothing) {
+  std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
+  User alice = NewUser("did:privy:alice");
+  User bob = NewUser("did:privy:bob");
+  const std::string wallet = RandomWallet();
+  const std::string key =
+      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  const std::string other_key =
+      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  auto redeem = [&](const User& u, const std::string& w, const std::string& k) {
+    return RedeemVouchers(*db_, ledger.get(), u, w, k).failure();
+  };
+
+  EXPECT_EQ(redeem(alice, "nope", key), Failure::kInvalidWalletAddress);
+  EXPECT_EQ(redeem(alice, wallet, "not base64"), Failure::kInvalidConfidentialPublicKey);
+  EXPECT_EQ(redeem(alice, wallet, std::string(43, 'A') + "="),
+            Failure::kInvalidConfidentialPublicKey)
+      << "the identity is not a key";
+  EXPECT_EQ(redeem(alice, wallet, key), Failure::kNoClaimedVouchers) << "an unknown wallet";
+
+  Outcome<Voucher> big = Claim(alice, Issue("30000000"), wallet);
+  Outcome<Voucher> bigger = Claim(alice, Issue("20000000"), wallet);
+  ASSERT_TRUE(big.ok() && bigger.ok());
+  EXPECT_EQ(redeem(bob, wallet, key), Failure::kWalletBelongsToAnotherUser);
+  EXPECT_EQ(redeem(alice, wallet, key), Failure::kBalanceLimitExceeded);
+  EXPECT_EQ(VoucherStatus(big->id), "CLAIMED");
+  EXPECT_EQ(VoucherStatus(bigger->id), "CLAIMED");
+  EXPECT_TRUE(db_->Run(kAccount, {wallet})->empty());
+
+  ASSERT_TRUE(RevokeVoucher(*db_, bigger->code).ok());
+  ASSERT_TRUE(RedeemVouchers(*db_, ledger.get(), alice, wallet, key).ok());
+  ASSERT_TRUE(Claim(alice, Issue("1"), wallet).ok());
+  EXPECT_EQ(redeem(alice, wallet, other_key), Failure::kConfidentialKeyMismatch);
+  Result<store::Rows> account = db_->Run(kAccount, {wallet});
+  EXPECT_EQ(account->Int(0, 0), 3000000000);
+}
+
+TEST_F(DomainStoreTest, ConcurrentRedemptionsOfAWalletTakeEachVoucherOnce) {
+  std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
+  User alice = NewUser("did:privy:alice");
+  const std::string wallet = RandomWallet();
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(Claim(alice, Issue("3"), wallet).ok());
+  const std::string key =
+      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  constexpr int kRedeemers = 20;
+  std::atomic<int> succeeded{0}, empty{0};
+  std::atomic<bool> go{false};
+  std::atomic<long long> credited{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kRedeemers; ++i) {
+    threads.emplace_back([&] {
+      store::Connection db(url_);
+      ASSERT_TRUE(db.EnsureConnected().ok());
+      while (!go) std::this_thread::yield();
+      Outcome<Redemption> r = RedeemVouchers(db, ledger.get(), alice, wallet, key);
+      if (r.ok()) {
+        ++succeeded;
+        credited += static_cast<long long>(r->amount * 100);
+      } else if (r.failure() == Failure::kNoClaimedVouchers) {
+        ++empty;
+      }
+    });
+  }
+  go = true;
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(succeeded, 1);
+  EXPECT_EQ(empty, kRedeemers - 1);
+  EXPECT_EQ(credited, 1500);
+  EXPECT_EQ(db_->Run(kAccount, {wallet})->Int(0, 0), 1500);
+}
+
+TEST_F(DomainStoreTest, NetworkGraphReturnsTheNewestNodesAndTheLinksAmongThem) {
+  Result<ImportSummary> imported = ImportGraph(*db_, R"({
+    "nodes": [{"id": "a", "type": "Hub", "labels": ["A"]}, {"id": "b", "type": "Hub"},
+              {"id": "c", "type": "Hub"}],
+    "links": [{"source": "a", "target": "b", "type": "LINK"}, {"source": "b", "target": "c",
+               "type": "LINK"}]})");
+  ASSERT_TRUE(imported.ok()) << imported.status().message();
+  EXPECT_EQ(imported->sequence, 1);
+  // A later change makes "b" and "c" the newest nodes.
+  ASSERT_TRUE(ImportGraph(*db_, R"({"nodes": [{"id": "b", "type": "Hub", "labels": ["B"]},
+                                              {"id": "c", "type": "Hub", "labels": ["new"]}]})")
+                  .ok());
+
+  Result<NetworkGraph> two = ReadNetworkGraph(*db_, 2);
+  ASSERT_TRUE(two.ok());
+  ASSERT_EQ(two->nodes.size(), 2u);
+  EXPECT_EQ(two->nodes[0].id, "b");
+  EXPECT_EQ(two->nodes[1].id, "c");
+  EXPECT_EQ(two->nodes[1].labels, std::vector<std::string>{"new"});
+  ASSERT_EQ(two->links.size(), 1u) << "only links with both ends returned";
+  EXPECT_EQ(two->links[0].source, "b");
+  EXPECT_TRUE(two->last_updated.has_value());
+  Result<NetworkGraph> all = ReadNetworkGraph(*db_, 1000);
+  EXPECT_EQ(all->nodes.size(), 3u);
+  EXPECT_EQ(all->links.size(), 2u);
+
+  EXPECT_FALSE(ImportGraph(*db_, R"({"nodes": [{"id": "did:privy:x", "type": "T"}]})").ok());
+  EXPECT_FALSE(
+      ImportGraph(*db_, R"({"nodes": [{"id": "x", "type": "T", "labels": ["a@b.c"]}]})").ok());
+  EXPECT_FALSE(
+      ImportGraph(*db_, R"({"links": [{"source": "a", "target": "zz", "type": "L"}]})").ok())
+      << "a link to an unknown node";
+  EXPECT_FALSE(ImportGraph(*db_, "[1, 2]").ok());
+  EXPECT_EQ(ReadNetworkGraph(*db_, 1000)->nodes.size(), 3u) << "failed imports wrote nothing";
+}
+
+TEST_F(DomainStoreTest, OutboxSequencesAreGapFreeInCommitOrder) {
+  // Concurrent graph changes: every id is taken exactly once and ids match commit order.
+  constexpr int kWriters = 10;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kWriters; ++i) {
+    threads.emplace_back([&, i] {
+      store::Connection db(url_);
+      const std::string id = "node-" + std::to_string(i);
+      EXPECT_TRUE(ImportGraph(db, R"({"nodes": [{"id": ")" + id + R"(", "type": "T"}]})").ok());
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  std::vector<nlohmann::json> updates = OutboxPayloads();
+  ASSERT_EQ(updates.size(), static_cast<std::size_t>(kWriters));
+  for (int i = 0; i < kWriters; ++i)
+    EXPECT_EQ(updates[static_cast<std::size_t>(i)]["sequence"], i + 1);
+}
+
+// A private redis-server on a unix socket in the test server's directory, and a subscriber.
+class TestRedis {
+ public:
+  explicit TestRedis(const std::string& directory)
+      : socket_(directory + "/redis-" + std::to_string(::getpid()) + ".sock"),
+        pidfile_(directory + "/redis-" + std::to_string(::getpid()) + ".pid") {
+    const std::string command = "redis-server --port 0 --unixsocket " + socket_ +
+                                " --save '' --appendonly no --daemonize yes --pidfile " + pidfile_ +
+                                " --logfile /dev/null";
+    started_ = std::system(command.c_str()) == 0;
+    for (int i = 0; started_ && i < 100 && ::access(socket_.c_str(), F_OK) != 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  ~TestRedis() {
+    if (subscriber_ != nullptr) redisFree(subscriber_);
+    std::system(("kill $(cat " + pidfile_ + ") 2>/dev/null").c_str());
+  }
+  bool started() const { return started_ && ::access(socket_.c_str(), F_OK) == 0; }
+  store::RedisAddress address() const { return store::RedisAddress{"", 0, socket_}; }
+
+  void Subscribe(const char* channel) {
+    subscriber_ = redisConnectUnix(socket_.c_str());
+    redisReply* reply =
+        static_cast<redisReply*>(redisCommand(subscriber_, "SUBSCRIBE %s", channel));
+    freeReplyObject(reply);
+    timeval timeout{5, 0};
+    redisSetTimeout(subscriber_, timeout);
+  }
+  // The next message's payload; "" after 5 s without one.
+  std::string NextMessage() {
+    void* raw = nullptr;
+    if (redisGetReply(subscriber_, &raw) != REDIS_OK || raw == nullptr) return "";
+    redisReply* reply = static_cast<redisReply*>(raw);
+    std::string payload = reply->type == REDIS_REPLY_ARRAY && reply->elements == 3
+                              ? std::string(reply->element[2]->str, reply->element[2]->len)
+                              : "";
+    freeReplyObject(reply);
+    return payload;
+  }
+
+ private:
+  std::string socket_;
+  std::string pidfile_;
+  bool started_ = false;
+  redisContext* subscriber_ = nullptr;
+};
+
+TEST_F(DomainStoreTest, TheRelayPublishesCommittedChangesInOrderAndKeepsThemWhileRedisIsDown) {
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(
+        ImportGraph(*db_, R"({"nodes": [{"id": "n)" + std::to_string(i) + R"(", "type": "T"}]})")
+            .ok());
+  }
+  // Redis unreachable: nothing is marked published.
+  store::RedisClient nowhere(store::RedisAddress{"", 0, server_->directory() + "/no-such.sock"},
+                             200);
+  OutboxRelay unreachable(*db_, nowhere, RelayOptions{});
+  Result<OutboxRelay::Pass> failed = unreachable.PublishPending();
+  ASSERT_TRUE(failed.ok());
+  EXPECT_EQ(failed->published, 0);
+  EXPECT_FALSE(failed->redis.ok());
+
+  TestRedis redis(server_->directory());
+  if (!redis.started()) GTEST_SKIP() << "redis-server is not available";
+  redis.Subscribe("netgraph:graph");
+  store::RedisClient client(redis.address());
+  RelayOptions options;
+  options.batch_size = 2;
+  OutboxRelay relay(*db_, client, options);
+  Result<OutboxRelay::Pass> pass = relay.PublishPending();
+  ASSERT_TRUE(pass.ok());
+  EXPECT_EQ(pass->published, 2);
+  EXPECT_TRUE(pass->more_pending) << "a full batch: more may wait";
+  pass = relay.PublishPending();
+  EXPECT_EQ(pass->published, 1);
+  EXPECT_FALSE(pass->more_pending);
+  EXPECT_EQ(relay.PublishPending()->published, 0) << "published rows are marked";
+  for (int sequence = 1; sequence <= 3; ++sequence) {
+    const std::string message = redis.NextMessage();
+    ASSERT_FALSE(message.empty());
+    EXPECT_EQ(nlohmann::json::parse(message)["sequence"], sequence);
+  }
+
+  // The relay loop wakes at commit (LISTEN/NOTIFY) and stops when asked.
+  volatile std::sig_atomic_t stop = 0;
+  RelayOptions slow;
+  slow.poll_interval = std::chrono::milliseconds(60000);  // only a NOTIFY can wake it in time
+  store::Connection relay_db(url_);
+  store::RedisClient relay_redis(redis.address());
+  OutboxRelay looping(relay_db, relay_redis, slow);
+  std::thread loop([&] { looping.Run(stop); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(ImportGraph(*db_, R"({"nodes": [{"id": "late", "type": "T"}]})").ok());
+  const std::string late = redis.NextMessage();
+  ASSERT_FALSE(late.empty()) << "published within 5 s of the commit";
+  EXPECT_EQ(nlohmann::json::parse(late)["sequence"], 4);
+  stop = 1;
+  // The loop waits on the database socket; a NOTIFY ends the wait, as a signal would.
+  ASSERT_TRUE(ImportGraph(*db_, R"({"nodes": [{"id": "last", "type": "T"}]})").ok());
+  loop.join();
+}
+
+}  // namespace
+}  // namespace netgraph::domain
