@@ -31,6 +31,7 @@ std::vector<Command> AdminCommands();
 std::vector<Command> GraphCommands();
 std::vector<Command> TreasuryCommands();
 std::vector<Command> ConfidentialCommands();
+std::vector<Command> ReceiptCommands();
 
 }  // namespace netgraph::cli
 

@@ -16,8 +16,8 @@ std::vector<Command> AllCommands() {
   for (auto group : {netgraph::cli::MigrateCommands, netgraph::cli::SeedCommands,
                      netgraph::cli::TokenCommands, netgraph::cli::VoucherCommands,
                      netgraph::cli::AdminCommands, netgraph::cli::GraphCommands,
-                     netgraph::cli::TreasuryCommands,
-                     netgraph::cli::ConfidentialCommands}) {
+                     netgraph::cli::TreasuryCommands, netgraph::cli::ConfidentialCommands,
+                     netgraph::cli::ReceiptCommands}) {
     for (Command& c : group()) all.push_back(std::move(c));
   }
   return all;

@@ -1,6 +1,7 @@
 #include "core/store/ledger.h"
 
 #include <string>
+#include <utility>
 
 namespace netgraph::store {
 namespace {
@@ -26,6 +27,15 @@ constexpr Statement kSaveAccount{
 constexpr Statement kNextRedemptionId{
     "redemptions_next_id", "SELECT nextval(pg_get_serial_sequence('redemptions', 'id'))"};
 constexpr Statement kTransactionTime{"transaction_time", "SELECT epoch_us(now())"};
+#define NETGRAPH_REDEMPTION_COLUMNS                                                        \
+  "id, user_id, wallet_address, amount, token_account, confidential_public_key, "         \
+  "encrypted_amount, encrypted_balance, receipt, receipt_hash, signature"
+constexpr Statement kRedemptionById{
+    "redemptions_by_id", "SELECT " NETGRAPH_REDEMPTION_COLUMNS " FROM redemptions WHERE id = $1"};
+constexpr Statement kRedemptionBySignature{
+    "redemptions_by_signature",
+    "SELECT " NETGRAPH_REDEMPTION_COLUMNS " FROM redemptions WHERE signature = $1"};
+#undef NETGRAPH_REDEMPTION_COLUMNS
 constexpr Statement kInsertRedemption{
     "redemptions_insert",
     "INSERT INTO redemptions (id, user_id, wallet_address, amount, token_account, "
@@ -78,6 +88,37 @@ Status InsertRedemption(Connection& db, const RedemptionRow& r) {
                      std::to_string(r.amount), r.token_account, r.confidential_public_key,
                      r.encrypted_amount, r.encrypted_balance, r.receipt, r.receipt_hash,
                      r.signature});
+}
+
+namespace {
+
+Result<std::optional<RedemptionRow>> AtMostOneRedemption(Result<Rows> rows) {
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return std::optional<RedemptionRow>();
+  RedemptionRow r;
+  r.id = rows->Int(0, 0);
+  r.user_id = rows->Int(0, 1);
+  r.wallet_address = rows->Text(0, 2);
+  r.amount = rows->Int(0, 3);
+  r.token_account = rows->Text(0, 4);
+  r.confidential_public_key = rows->Text(0, 5);
+  r.encrypted_amount = rows->Text(0, 6);
+  r.encrypted_balance = rows->Text(0, 7);
+  r.receipt = rows->Text(0, 8);
+  r.receipt_hash = rows->Text(0, 9);
+  r.signature = rows->Text(0, 10);
+  return std::optional<RedemptionRow>(std::move(r));
+}
+
+}  // namespace
+
+Result<std::optional<RedemptionRow>> FindRedemptionById(Connection& db, std::int64_t id) {
+  return AtMostOneRedemption(db.Run(kRedemptionById, {std::to_string(id)}));
+}
+
+Result<std::optional<RedemptionRow>> FindRedemptionBySignature(Connection& db,
+                                                               std::string_view signature) {
+  return AtMostOneRedemption(db.Run(kRedemptionBySignature, {std::string(signature)}));
 }
 
 }  // namespace netgraph::store

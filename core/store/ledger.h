@@ -49,6 +49,10 @@ Result<std::int64_t> NextRedemptionId(Connection& db);
 // in microseconds since the Unix epoch.
 Result<std::int64_t> TransactionTime(Connection& db);
 Status InsertRedemption(Connection& db, const RedemptionRow& redemption);
+// A stored redemption by its id or by its receipt's signature (base58); nullopt when none matches.
+Result<std::optional<RedemptionRow>> FindRedemptionById(Connection& db, std::int64_t id);
+Result<std::optional<RedemptionRow>> FindRedemptionBySignature(Connection& db,
+                                                               std::string_view signature);
 
 }  // namespace netgraph::store
 
