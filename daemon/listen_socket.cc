@@ -84,4 +84,16 @@ Result<int> OpenListenSocket(const std::string& address, int backlog, unsigned u
   return Status::Error("listen address must be a unix socket path or host:port, not: " + address);
 }
 
+BoundSocketFile::BoundSocketFile(const std::string& address) {
+  if (!address.empty() && address[0] == '/' && ::stat(address.c_str(), &bound_) == 0) path_ = address;
+}
+
+void BoundSocketFile::Remove() const {
+  struct stat now {};
+  if (!path_.empty() && ::stat(path_.c_str(), &now) == 0 && now.st_ino == bound_.st_ino &&
+      now.st_dev == bound_.st_dev) {
+    ::unlink(path_.c_str());
+  }
+}
+
 }  // namespace netgraph::daemon

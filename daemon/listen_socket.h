@@ -3,6 +3,8 @@
 #ifndef NETGRAPH_DAEMON_LISTEN_SOCKET_H_
 #define NETGRAPH_DAEMON_LISTEN_SOCKET_H_
 
+#include <sys/stat.h>
+
 #include <optional>
 #include <string>
 
@@ -16,6 +18,20 @@ std::optional<int> TakeSystemdSocket();
 
 // Binds and listens. A unix socket replaces a stale file at `address` and gets `unix_mode`.
 Result<int> OpenListenSocket(const std::string& address, int backlog, unsigned unix_mode);
+
+// The unix socket file a process bound (nothing for host:port), to remove at exit only if it is
+// still that file: a restart that overlapped this process's shutdown may have bound a new socket at
+// the same path, and removing that one would cut the new process off.
+class BoundSocketFile {
+ public:
+  // Call right after OpenListenSocket(address).
+  explicit BoundSocketFile(const std::string& address);
+  void Remove() const;
+
+ private:
+  std::string path_;  // empty: nothing to remove
+  struct stat bound_ {};
+};
 
 }  // namespace netgraph::daemon
 

@@ -87,33 +87,6 @@ HttpResponse Refuse(int status, std::string_view message) {
   return response;
 }
 
-// Deeper JSON than `limit` is refused before parsing, so no later recursive walk can overflow.
-bool NestsDeeperThan(std::string_view json, std::size_t limit) {
-  std::size_t depth = 0;
-  bool in_string = false;
-  bool escaped = false;
-  for (char c : json) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit) return true;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return false;
-}
-
 // The GraphQL request parameters, checked for type. JSON null counts as absent.
 struct GraphQLParams {
   std::string query;
@@ -156,10 +129,12 @@ std::optional<std::string> ReadGetParams(std::string_view query_string, std::siz
     if (body->contains(*key)) continue;  // the first occurrence wins
     if (*key == "variables" || *key == "extensions") {
       if (value->empty()) continue;
-      if (NestsDeeperThan(*value, max_json_depth)) return "The \"" + *key + "\" parameter nests too deeply";
-      nlohmann::json parsed = nlohmann::json::parse(*value, nullptr, /*allow_exceptions=*/false);
-      if (parsed.is_discarded()) return "The \"" + *key + "\" parameter is not valid JSON";
-      (*body)[*key] = std::move(parsed);
+      api::ClientJson parsed = api::ParseClientJson(*value, max_json_depth);
+      if (parsed.problem == api::ClientJson::Problem::kTooDeep) {
+        return "The \"" + *key + "\" parameter nests too deeply";
+      }
+      if (!parsed.ok()) return "The \"" + *key + "\" parameter is not valid JSON";
+      (*body)[*key] = std::move(parsed.value);
     } else {
       (*body)[*key] = *value;
     }
@@ -255,11 +230,12 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
     if (request.body.size() > options.max_body_bytes) {
       return Refuse(413, "Request body exceeds " + std::to_string(options.max_body_bytes) + " bytes");
     }
-    if (NestsDeeperThan(request.body, options.max_json_depth)) {
+    api::ClientJson parsed = api::ParseClientJson(request.body, options.max_json_depth);
+    if (parsed.problem == api::ClientJson::Problem::kTooDeep) {
       return Refuse(400, "JSON body nests too deeply");
     }
-    body = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-    if (body.is_discarded()) return Refuse(400, "Unparsable JSON body");
+    if (!parsed.ok()) return Refuse(400, "Unparsable JSON body");
+    body = std::move(parsed.value);
   }
 
   GraphQLParams params;

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/api/client_json.h"
 #include "core/api/service.h"
 #include "fcgi/http.h"
 
@@ -33,7 +34,7 @@ std::optional<std::string> DecodeFormComponent(std::string_view encoded);
 
 struct GraphQLHttpOptions {
   std::size_t max_body_bytes = 1024 * 1024;
-  std::size_t max_json_depth = 64;  // nesting of the request body; deeper bodies are refused
+  std::size_t max_json_depth = api::kMaxClientJsonDepth;  // deeper request JSON is refused
 };
 
 HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,

@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   }
 
   std::optional<int> inherited = daemon::TakeSystemdSocket();
+  daemon::BoundSocketFile socket_file("");
   if (inherited) {
     worker.listen_fd = *inherited;
     log::Info("serving on the socket systemd passed");
@@ -70,6 +71,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     worker.listen_fd = *opened;
+    socket_file = daemon::BoundSocketFile(listen);
     log::Info("serving on " + listen + " with " + std::to_string(workers) + " workers");
   }
 
@@ -79,6 +81,6 @@ int main(int argc, char** argv) {
   };
   fcgi::PreforkMaster master(prefork, std::move(roles));
   int status = master.Run();
-  if (!inherited && listen[0] == '/') ::unlink(listen.c_str());
+  socket_file.Remove();
   return status;
 }

@@ -1,0 +1,247 @@
+#!/usr/bin/env node
+// Fan-out load generator for netgraph-ws: N WebSocket subscribers (graphql-transport-ws, raw `ws`
+// sockets, all in this process) connect through nginx and subscribe to networkUpdated; M updates
+// are then published to Redis at a fixed rate (open loop: each publish is scheduled, not paced by
+// deliveries, so a slow server shows up as latency instead of hiding it). Reports delivery latency
+// from PUBLISH to receipt (p50/p90/p99/max), deliveries per second, and the ws process's resident
+// memory per connection (RSS growth while the subscribers connected, from /proc).
+//
+//   node bench/ws-fanout.mjs [--clients 2000] [--updates 100] [--rate 20] [--url ws://...]
+//                            [--redis redis://...] [--pid PID] [--json]
+//
+// Defaults come from the stack's environment (NETGRAPH_WS_URL, REDIS_URL, NETGRAPH_RUN_DIR/ws.pid).
+// The client runs on the same machine as the server: compare runs on one machine, not absolute
+// numbers across machines (perf notes §5).
+import { readFileSync, existsSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import WebSocket from 'ws';
+
+const { values: args } = parseArgs({
+  options: {
+    clients: { type: 'string', default: '2000' },
+    updates: { type: 'string', default: '100' },
+    rate: { type: 'string', default: '20' },  // updates per second
+    url: { type: 'string', default: process.env.NETGRAPH_WS_URL ?? 'ws://127.0.0.1:8080/graphql' },
+    redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:56379' },
+    pid: { type: 'string' },
+    'connect-batch': { type: 'string', default: '200' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const clients = Number(args.clients);
+const updates = Number(args.updates);
+const rate = Number(args.rate);
+const redis = new URL(args.redis);
+const query = 'subscription Bench { networkUpdated { nodes { id type labels } links { source target type } metadata { nodeCount linkCount lastUpdated } } }';
+const run = `bench-${process.pid}-${Date.now().toString(36)}`;
+
+function wsPid() {
+  if (args.pid) return Number(args.pid);
+  const file = path.join(process.env.NETGRAPH_RUN_DIR ?? path.resolve(import.meta.dirname, '../.run'), 'ws.pid');
+  return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null;
+}
+
+// User + system CPU seconds the process has used so far (/proc/PID/stat, clock ticks of 100 Hz).
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+function rssKiB(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]);
+  } catch {
+    return null;
+  }
+}
+
+// One Redis connection for all publishes: PUBLISH and read the integer reply, in order.
+class Publisher {
+  constructor(url) {
+    this.pending = [];
+    this.buffer = '';
+    this.socket = net.connect(Number(url.port || 6379), url.hostname || '127.0.0.1');
+    this.socket.setNoDelay(true);
+    this.socket.setEncoding('utf8');
+    this.ready = new Promise((resolve, reject) => { this.socket.once('connect', resolve); this.socket.once('error', reject); });
+    this.socket.on('data', (chunk) => {
+      this.buffer += chunk;
+      let end;
+      while ((end = this.buffer.indexOf('\r\n')) >= 0) {
+        const line = this.buffer.slice(0, end);
+        this.buffer = this.buffer.slice(end + 2);
+        const waiter = this.pending.shift();
+        if (line[0] === ':') waiter.resolve(Number(line.slice(1)));
+        else waiter.reject(new Error(`Redis: ${line}`));
+      }
+    });
+  }
+  publish(channel, message) {
+    const parts = ['PUBLISH', channel, message];
+    const command = `*3\r\n${parts.map((p) => `$${Buffer.byteLength(p)}\r\n${p}\r\n`).join('')}`;
+    return new Promise((resolve, reject) => { this.pending.push({ resolve, reject }); this.socket.write(command); });
+  }
+  close() { this.socket.end(); }
+}
+
+function update(index) {
+  return JSON.stringify({
+    nodes: [{ id: `${run}-${index}`, type: 'Wallet', labels: ['bench'] }],
+    links: [{ source: `${run}-${index}`, target: 'round-1', type: 'CLAIMED_IN' }],
+    metadata: { nodeCount: 1, linkCount: 1, lastUpdated: new Date().toISOString() },
+  });
+}
+
+// The update index a delivered message carries (in its node id): -1 for warm-up updates, null
+// for messages of other publishers.
+function indexOf(text) {
+  const at = text.indexOf(`${run}-`);
+  if (at < 0) return null;
+  return Number.parseInt(text.slice(at + run.length + 1), 10);
+}
+
+const publishedAt = new Float64Array(updates).fill(NaN);
+const latencies = [];
+let delivered = 0;
+let unexpectedCloses = 0;
+let firstPublish = 0;
+let lastReceipt = 0;
+let payloadBytes = 0;
+
+function connect() {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(args.url, 'graphql-transport-ws', { perMessageDeflate: false });
+    socket.warm = false;
+    socket.received = 0;
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
+    socket.on('message', (data) => {
+      const now = performance.now();
+      const text = data.toString();
+      if (!socket.acknowledged) {
+        socket.acknowledged = true;
+        socket.send(JSON.stringify({ id: 'bench', type: 'subscribe', payload: { query, operationName: 'Bench' } }));
+        return resolve(socket);
+      }
+      const index = indexOf(text);
+      if (index === null) return;
+      if (index < 0) { socket.warm = true; return; }
+      socket.received += 1;
+      delivered += 1;
+      payloadBytes = text.length;
+      latencies.push(now - publishedAt[index]);
+      lastReceipt = now;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => { if (!socket.finished) unexpectedCloses += 1; });
+  });
+}
+
+async function waitUntil(predicate, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const pid = wsPid();
+const rssBefore = pid ? rssKiB(pid) : null;
+const publisher = new Publisher(redis);
+await publisher.ready;
+
+const sockets = [];
+const connectStarted = performance.now();
+for (let i = 0; i < clients; i += Number(args['connect-batch'])) {
+  const batch = [];
+  for (let j = i; j < Math.min(clients, i + Number(args['connect-batch'])); j++) batch.push(connect());
+  sockets.push(...await Promise.all(batch));
+}
+const connectMs = performance.now() - connectStarted;
+
+// Warm-up: publish until every subscriber has its subscription in place.
+for (let attempt = 0; !sockets.every((s) => s.warm); attempt++) {
+  if (attempt > 200) throw new Error(`${sockets.filter((s) => !s.warm).length} subscribers never received the warm-up`);
+  await publisher.publish('netgraph:graph', JSON.stringify({ nodes: [{ id: `${run}--1`, type: 'Warm', labels: [] }], links: [], metadata: { nodeCount: 1, linkCount: 0, lastUpdated: null } }));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+await new Promise((resolve) => setTimeout(resolve, 500));  // let the last warm-ups drain
+const rssConnected = pid ? rssKiB(pid) : null;
+
+// The measured run: M updates on a fixed schedule.
+const cpuBefore = pid ? cpuSeconds(pid) : null;
+const clientCpuBefore = process.cpuUsage();
+const interval = 1000 / rate;
+const start = performance.now() + 10;
+firstPublish = start;
+for (let index = 0; index < updates; index++) {
+  const due = start + index * interval;
+  const wait = due - performance.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  publishedAt[index] = performance.now();
+  publisher.publish('netgraph:graph', update(index));
+}
+const expected = clients * updates;
+await waitUntil(() => delivered >= expected, 60000, `${expected} deliveries`).catch(() => {});
+const rssAfter = pid ? rssKiB(pid) : null;
+const cpuUsed = pid && cpuBefore !== null ? cpuSeconds(pid) - cpuBefore : null;
+const clientCpu = process.cpuUsage(clientCpuBefore);
+
+for (const socket of sockets) { socket.finished = true; socket.close(1000); }
+publisher.close();
+
+latencies.sort((a, b) => a - b);
+const seconds = (lastReceipt - firstPublish) / 1000;
+const result = {
+  clients, updates, rate, expected, delivered, missing: expected - delivered,
+  unexpected_closes: unexpectedCloses,
+  payload_bytes: payloadBytes,
+  connect_seconds: Number((connectMs / 1000).toFixed(2)),
+  deliveries_per_second: Math.round(delivered / seconds),
+  latency_ms: {
+    p50: Number(percentile(latencies, 50).toFixed(2)),
+    p90: Number(percentile(latencies, 90).toFixed(2)),
+    p99: Number(percentile(latencies, 99).toFixed(2)),
+    max: Number(latencies[latencies.length - 1]?.toFixed(2)),
+  },
+  ws_pid: pid,
+  ws_cpu_seconds: cpuUsed === null ? null : Number(cpuUsed.toFixed(2)),
+  client_cpu_seconds: Number(((clientCpu.user + clientCpu.system) / 1e6).toFixed(2)),
+  ws_cpu_us_per_delivery: cpuUsed === null || !delivered ? null : Number(((cpuUsed * 1e6) / delivered).toFixed(2)),
+  rss_kib: { before: rssBefore, connected: rssConnected, after: rssAfter },
+  // RSS growth while the subscribers connected: meaningful on a freshly started process (memory
+  // freed by earlier clients is reused without growing RSS).
+  rss_per_connection_kib: rssBefore && rssConnected ? Number(((rssConnected - rssBefore) / clients).toFixed(2)) : null,
+  machine: `${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.availableParallelism()}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load ${os.loadavg()[0].toFixed(1)}`,
+};
+
+if (args.json) {
+  console.log(JSON.stringify(result));
+} else {
+  console.log(`netgraph-ws fan-out: ${clients} subscribers x ${updates} updates at ${rate}/s (${result.payload_bytes}-byte messages)`);
+  console.log(`  delivered ${delivered}/${expected}  (missing ${result.missing}, unexpected closes ${unexpectedCloses})`);
+  console.log(`  latency publish->receipt  p50 ${result.latency_ms.p50} ms  p90 ${result.latency_ms.p90} ms  p99 ${result.latency_ms.p99} ms  max ${result.latency_ms.max} ms`);
+  console.log(`  throughput ${result.deliveries_per_second} deliveries/s; connecting took ${result.connect_seconds} s`);
+  if (pid) {
+    console.log(`  ws CPU ${result.ws_cpu_seconds} s for the run: ${result.ws_cpu_us_per_delivery} µs per delivery ` +
+      `(this client: ${result.client_cpu_seconds} s)`);
+    console.log(`  ws RSS ${rssBefore} KiB idle -> ${rssConnected} KiB with ${clients} subscribers -> ${rssAfter} KiB after the run: ${result.rss_per_connection_kib} KiB per connection`);
+  } else {
+    console.log('  ws RSS: unknown (no --pid and no NETGRAPH_RUN_DIR/ws.pid)');
+  }
+  console.log(`  machine: ${result.machine}`);
+}
+process.exit(result.missing === 0 && unexpectedCloses === 0 ? 0 : 1);

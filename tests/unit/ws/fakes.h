@@ -1,0 +1,98 @@
+// Test doubles for the ws session tests: a Peer that records what a session sends, and a Backend
+// whose answers the test sets.
+#ifndef NETGRAPH_TESTS_UNIT_WS_FAKES_H_
+#define NETGRAPH_TESTS_UNIT_WS_FAKES_H_
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ws/session.h"
+
+namespace netgraph::ws::testing {
+
+class FakePeer : public Peer {
+ public:
+  void Send(OutgoingMessage message) override {
+    std::string text = message.head;
+    if (message.shared) text += *message.shared;
+    text += message.tail;
+    if (!closed) sent.push_back(std::move(text));
+  }
+  void Close(int code, std::string_view reason) override {
+    if (closed) return;
+    closed = true;
+    close_code = code;
+    close_reason = std::string(reason);
+  }
+  void SetTimer(std::chrono::milliseconds delay) override { timer = delay; }
+
+  // The sent messages parsed, and the last one.
+  nlohmann::json Message(std::size_t i) const { return nlohmann::json::parse(sent.at(i)); }
+  nlohmann::json Last() const { return nlohmann::json::parse(sent.back()); }
+  // Forgets what was sent so far.
+  void Clear() { sent.clear(); }
+
+  std::vector<std::string> sent;
+  bool closed = false;
+  int close_code = 0;
+  std::string close_reason;
+  std::optional<std::chrono::milliseconds> timer;
+};
+
+// A context the fake backend hands out, remembering the credentials it was made for.
+class FakeContext : public graphql::RequestContext {
+ public:
+  explicit FakeContext(std::string presented) : authorization(std::move(presented)) {}
+  std::string authorization;
+};
+
+class FakeBackend : public Backend {
+ public:
+  std::unique_ptr<graphql::RequestContext> Authenticate(std::string_view authorization) override {
+    authorizations.emplace_back(authorization);
+    if (!refused_token.empty() && authorization == refused_token) return nullptr;
+    return std::make_unique<FakeContext>(std::string(authorization));
+  }
+  StartResult Start(Subscriber& subscriber, const std::string& id, const OperationRequest& request,
+                    graphql::RequestContext* context) override {
+    started.push_back({&subscriber, id, request.query, request.operation_name, request.variables,
+                       static_cast<FakeContext*>(context)});
+    auto planned = results.find(request.query);
+    if (planned != results.end()) return planned->second;
+    return {StartResult::Kind::kSubscribed, {}};
+  }
+  void Stop(Subscriber&, const std::string& id) override { stopped.push_back(id); }
+  void StopAll(Subscriber&) override { ++stop_all_calls; }
+
+  struct Started {
+    Subscriber* subscriber;
+    std::string id;
+    std::string query;
+    std::optional<std::string> operation_name;
+    nlohmann::json variables;
+    FakeContext* context;
+  };
+
+  std::string refused_token;                   // Authenticate refuses exactly this value
+  std::map<std::string, StartResult> results;  // by query text; default: a subscription
+  std::vector<std::string> authorizations;
+  std::vector<Started> started;
+  std::vector<std::string> stopped;
+  int stop_all_calls = 0;
+};
+
+inline SharedText Shared(std::string text) {
+  return std::make_shared<const std::string>(std::move(text));
+}
+
+}  // namespace netgraph::ws::testing
+
+#endif  // NETGRAPH_TESTS_UNIT_WS_FAKES_H_

@@ -1,0 +1,151 @@
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "tests/unit/ws/fakes.h"
+#include "ws/session.h"
+
+namespace netgraph::ws {
+namespace {
+
+using testing::FakeBackend;
+using testing::FakePeer;
+using testing::Shared;
+
+class LegacyWsSessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    session_ = Session::Create(Subprotocol::kGraphqlWs, peer_, backend_, options_, "");
+    session_->Open();
+  }
+  void Receive(const std::string& text) { session_->OnMessage(text); }
+  void Initialise() {
+    Receive(R"({"type":"connection_init","payload":{}})");
+    ASSERT_FALSE(peer_.closed);
+    peer_.Clear();
+  }
+
+  Options options_;
+  FakePeer peer_;
+  FakeBackend backend_;
+  std::unique_ptr<Session> session_;
+};
+
+TEST_F(LegacyWsSessionTest, InitIsAcknowledgedThenKeptAlive) {
+  Receive(R"({"type":"connection_init","payload":{}})");
+  ASSERT_EQ(peer_.sent.size(), 2u);
+  EXPECT_EQ(peer_.sent[0], R"({"type":"connection_ack"})");
+  EXPECT_EQ(peer_.sent[1], R"({"type":"ka"})");
+  ASSERT_TRUE(peer_.timer.has_value());
+  EXPECT_EQ(*peer_.timer, options_.legacy_keepalive);
+  peer_.Clear();
+  session_->OnTimer();
+  ASSERT_EQ(peer_.sent.size(), 1u);
+  EXPECT_EQ(peer_.sent[0], R"({"type":"ka"})");
+  EXPECT_FALSE(peer_.closed);
+}
+
+TEST_F(LegacyWsSessionTest, NoInitWithinTheTimeoutCloses4408) {
+  EXPECT_EQ(*peer_.timer, options_.init_timeout);
+  session_->OnTimer();
+  EXPECT_TRUE(peer_.closed);
+  EXPECT_EQ(peer_.close_code, 4408);
+}
+
+TEST_F(LegacyWsSessionTest, InvalidJsonGetsConnectionErrorAndStaysOpen) {
+  Receive("{nope");
+  ASSERT_EQ(peer_.sent.size(), 1u);
+  EXPECT_EQ(peer_.Last()["type"], "connection_error");
+  EXPECT_TRUE(peer_.Last()["payload"]["message"].is_string());
+  EXPECT_FALSE(peer_.closed);
+}
+
+TEST_F(LegacyWsSessionTest, UnknownTypeGetsAnError) {
+  Initialise();
+  Receive(R"({"type":"subscribe","id":"1"})");
+  ASSERT_EQ(peer_.sent.size(), 1u);
+  EXPECT_EQ(peer_.Last(),
+            nlohmann::json::parse(
+                R"({"id":"1","type":"error","payload":{"message":"Invalid message type!"}})"));
+  EXPECT_FALSE(peer_.closed);
+}
+
+TEST_F(LegacyWsSessionTest, StartBeforeInitGetsAnError) {
+  Receive(R"({"type":"start","id":"1","payload":{"query":"subscription { a }"}})");
+  ASSERT_EQ(peer_.sent.size(), 1u);
+  EXPECT_EQ(peer_.Last()["type"], "error");
+  EXPECT_EQ(peer_.Last()["id"], "1");
+  EXPECT_TRUE(backend_.started.empty());
+}
+
+TEST_F(LegacyWsSessionTest, StartWithABadPayloadGetsAnError) {
+  Initialise();
+  Receive(R"({"type":"start","id":"1","payload":{"query":7}})");
+  ASSERT_EQ(peer_.sent.size(), 1u);
+  EXPECT_EQ(peer_.Last()["type"], "error");
+  EXPECT_TRUE(backend_.started.empty());
+}
+
+TEST_F(LegacyWsSessionTest, SubscriptionResultsAreDataAndStopCompletes) {
+  Initialise();
+  Receive(R"({"type":"start","id":"1","payload":{"query":"subscription { a }"}})");
+  ASSERT_EQ(backend_.started.size(), 1u);
+  session_->OnNext("1", Shared(R"({"data":{"a":1}})"));
+  ASSERT_EQ(peer_.sent.size(), 1u);
+  EXPECT_EQ(peer_.Last(),
+            nlohmann::json::parse(R"({"id":"1","type":"data","payload":{"data":{"a":1}}})"));
+  Receive(R"({"type":"stop","id":"1"})");
+  EXPECT_EQ(backend_.stopped, std::vector<std::string>{"1"});
+  EXPECT_EQ(peer_.Last(), nlohmann::json::parse(R"({"id":"1","type":"complete"})"));
+}
+
+TEST_F(LegacyWsSessionTest, QueryGetsDataThenComplete) {
+  backend_.results["{ a }"] = {StartResult::Kind::kResult, R"({"data":{"a":3}})"};
+  Initialise();
+  Receive(R"({"type":"start","id":"q","payload":{"query":"{ a }"}})");
+  ASSERT_EQ(peer_.sent.size(), 2u);
+  EXPECT_EQ(peer_.Message(0),
+            nlohmann::json::parse(R"({"id":"q","type":"data","payload":{"data":{"a":3}}})"));
+  EXPECT_EQ(peer_.Message(1), nlohmann::json::parse(R"({"id":"q","type":"complete"})"));
+}
+
+TEST_F(LegacyWsSessionTest, RequestErrorsAreDataWithErrorsThenComplete) {
+  backend_.results["subscription { nope }"] = {StartResult::Kind::kRequestError,
+                                               R"({"errors":[{"message":"bad"}]})"};
+  Initialise();
+  Receive(R"({"type":"start","id":"1","payload":{"query":"subscription { nope }"}})");
+  ASSERT_EQ(peer_.sent.size(), 2u);
+  EXPECT_EQ(peer_.Message(0),
+            nlohmann::json::parse(
+                R"({"id":"1","type":"data","payload":{"errors":[{"message":"bad"}]}})"));
+  EXPECT_EQ(peer_.Message(1)["type"], "complete");
+}
+
+TEST_F(LegacyWsSessionTest, StartingARunningIdReplacesIt) {
+  Initialise();
+  Receive(R"({"type":"start","id":"1","payload":{"query":"subscription { a }"}})");
+  Receive(R"({"type":"start","id":"1","payload":{"query":"subscription { b }"}})");
+  EXPECT_EQ(backend_.stopped, std::vector<std::string>{"1"});
+  EXPECT_EQ(backend_.started.size(), 2u);
+  EXPECT_FALSE(peer_.closed);
+}
+
+TEST_F(LegacyWsSessionTest, RefusedTokenGetsConnectionErrorThenClose4403) {
+  backend_.refused_token = "Bearer forged";
+  Receive(R"({"type":"connection_init","payload":{"authToken":"forged"}})");
+  ASSERT_EQ(peer_.sent.size(), 1u);
+  EXPECT_EQ(peer_.Last()["type"], "connection_error");
+  EXPECT_TRUE(peer_.closed);
+  EXPECT_EQ(peer_.close_code, 4403);
+}
+
+TEST_F(LegacyWsSessionTest, ConnectionTerminateClosesNormally) {
+  Initialise();
+  Receive(R"({"type":"connection_terminate"})");
+  EXPECT_TRUE(peer_.closed);
+  EXPECT_EQ(peer_.close_code, 1000);
+}
+
+}  // namespace
+}  // namespace netgraph::ws

@@ -1,0 +1,57 @@
+#include "ws/messages.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace netgraph::ws {
+namespace {
+
+std::string Text(const OutgoingMessage& message) {
+  std::string text(message.size(), '\0');
+  message.CopyTo(reinterpret_cast<unsigned char*>(text.data()));
+  return text;
+}
+
+TEST(MessagesTest, Envelopes) {
+  EXPECT_EQ(Text(Message("connection_ack")), R"({"type":"connection_ack"})");
+  EXPECT_EQ(Text(Message("pong", {{"a", 1}})), R"({"type":"pong","payload":{"a":1}})");
+  EXPECT_EQ(Text(OperationMessage("complete", "7")), R"({"id":"7","type":"complete"})");
+  EXPECT_EQ(Text(OperationMessage("error", "7", std::string_view(R"([{"message":"m"}])"))),
+            R"({"id":"7","type":"error","payload":[{"message":"m"}]})");
+}
+
+TEST(MessagesTest, SharedPayloadIsNotCopied) {
+  SharedText payload = std::make_shared<const std::string>(R"({"data":{}})");
+  OutgoingMessage message = OperationMessage("next", "a\"b", payload);
+  EXPECT_EQ(message.shared.get(), payload.get());
+  EXPECT_EQ(nlohmann::json::parse(Text(message)),
+            nlohmann::json::parse(R"({"id":"a\"b","type":"next","payload":{"data":{}}})"));
+}
+
+TEST(MessagesTest, ErrorsOfARequestErrorBody) {
+  EXPECT_EQ(ErrorsOf(R"({"errors":[{"message":"x"}]})"), R"([{"message":"x"}])");
+  nlohmann::json fallback = nlohmann::json::parse(ErrorsOf(R"({"data":null})"));
+  ASSERT_EQ(fallback.size(), 1u);
+  EXPECT_TRUE(fallback[0]["message"].is_string());
+}
+
+TEST(MessagesTest, CloseReasonsFitTheFrame) {
+  EXPECT_EQ(LimitCloseReason("short", "fallback"), "short");
+  EXPECT_EQ(LimitCloseReason(std::string(124, 'x'), "fallback"), "fallback");
+  EXPECT_EQ(LimitCloseReason(std::string(123, 'x'), "fallback").size(), 123u);
+}
+
+TEST(MessagesTest, ParseIncomingRefusesDeepNesting) {
+  EXPECT_FALSE(ParseIncoming(R"({"a":[1,{"b":2}]})").is_discarded());
+  EXPECT_TRUE(ParseIncoming("{oops").is_discarded());
+  EXPECT_TRUE(ParseIncoming(std::string(65, '[') + std::string(65, ']')).is_discarded());
+  // Brackets inside strings do not count.
+  EXPECT_FALSE(ParseIncoming(R"({"s":")" + std::string(100, '[') + R"("})").is_discarded());
+}
+
+}  // namespace
+}  // namespace netgraph::ws

@@ -1,0 +1,107 @@
+#include "ws/options.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/config/environment.h"
+#include "core/store/redis.h"
+
+namespace netgraph::ws {
+namespace {
+
+config::Environment EnvironmentOf(std::map<std::string, std::string> variables) {
+  return config::Environment([variables](const std::string& name) -> std::optional<std::string> {
+    auto it = variables.find(name);
+    if (it == variables.end()) return std::nullopt;
+    return it->second;
+  });
+}
+
+TEST(OptionsTest, DefaultsWhenNothingIsSet) {
+  config::Environment env = EnvironmentOf({});
+  Options options = Options::FromEnvironment(env);
+  EXPECT_TRUE(env.status().ok());
+  EXPECT_EQ(options.listen, "/run/netgraph-ws/ws.sock");
+  EXPECT_EQ(options.init_timeout.count(), 3000);
+  EXPECT_EQ(options.ping_interval.count(), 30);
+  EXPECT_EQ(options.max_connections, 10000u);
+  EXPECT_EQ(options.max_operations, 100u);
+  EXPECT_TRUE(options.allowed_origins.empty());
+}
+
+TEST(OptionsTest, ReadsEveryVariable) {
+  config::Environment env = EnvironmentOf({
+      {"NETGRAPH_WS_LISTEN", "127.0.0.1:9001"},
+      {"NETGRAPH_WS_MAX_CONNECTIONS", "5"},
+      {"NETGRAPH_WS_MAX_SUBSCRIPTIONS", "6"},
+      {"NETGRAPH_WS_MAX_MESSAGE_BYTES", "2048"},
+      {"NETGRAPH_WS_QUEUE_MESSAGES", "7"},
+      {"NETGRAPH_WS_QUEUE_BYTES", "4096"},
+      {"NETGRAPH_WS_INIT_TIMEOUT_MS", "500"},
+      {"NETGRAPH_WS_LEGACY_KEEPALIVE_MS", "2000"},
+      {"NETGRAPH_WS_PING_INTERVAL", "10"},
+      {"NETGRAPH_WS_PONG_TIMEOUT", "4"},
+      {"NETGRAPH_WS_SHUTDOWN_TIMEOUT_MS", "100"},
+      {"NETGRAPH_WS_ALLOWED_ORIGINS", " https://a.example , https://b.example/ ,,"},
+      {"NETGRAPH_WS_REDIS_RETRY_MIN_MS", "20"},
+      {"NETGRAPH_WS_REDIS_RETRY_MAX_MS", "200"},
+  });
+  Options o = Options::FromEnvironment(env);
+  ASSERT_TRUE(env.status().ok()) << env.status().message();
+  EXPECT_EQ(o.listen, "127.0.0.1:9001");
+  EXPECT_EQ(o.max_connections, 5u);
+  EXPECT_EQ(o.max_operations, 6u);
+  EXPECT_EQ(o.max_message_bytes, 2048u);
+  EXPECT_EQ(o.queue.max_messages, 7u);
+  EXPECT_EQ(o.queue.max_bytes, 4096u);
+  EXPECT_EQ(o.init_timeout.count(), 500);
+  EXPECT_EQ(o.legacy_keepalive.count(), 2000);
+  EXPECT_EQ(o.ping_interval.count(), 10);
+  EXPECT_EQ(o.pong_timeout.count(), 4);
+  EXPECT_EQ(o.shutdown_timeout.count(), 100);
+  EXPECT_EQ(o.allowed_origins,
+            (std::vector<std::string>{"https://a.example", "https://b.example"}));
+  EXPECT_EQ(o.redis_retry_min.count(), 20);
+  EXPECT_EQ(o.redis_retry_max.count(), 200);
+}
+
+TEST(OptionsTest, BadValuesAreReported) {
+  config::Environment env = EnvironmentOf({
+      {"NETGRAPH_WS_INIT_TIMEOUT_MS", "soon"},
+      {"NETGRAPH_WS_MAX_CONNECTIONS", "0"},
+  });
+  Options options = Options::FromEnvironment(env);
+  EXPECT_FALSE(env.status().ok());
+  EXPECT_NE(env.status().message().find("NETGRAPH_WS_INIT_TIMEOUT_MS"), std::string::npos);
+  EXPECT_NE(env.status().message().find("NETGRAPH_WS_MAX_CONNECTIONS"), std::string::npos);
+  EXPECT_EQ(options.init_timeout.count(), 3000);
+}
+
+TEST(OptionsTest, ARetryMaximumBelowTheMinimumIsRaisedToIt) {
+  config::Environment env = EnvironmentOf(
+      {{"NETGRAPH_WS_REDIS_RETRY_MIN_MS", "500"}, {"NETGRAPH_WS_REDIS_RETRY_MAX_MS", "100"}});
+  Options options = Options::FromEnvironment(env);
+  EXPECT_EQ(options.redis_retry_max.count(), 500);
+}
+
+// netgraph-ws subscribes where REDIS_URL points, through the same parser as the workers.
+TEST(RedisUrlTest, TcpAndUnixForms) {
+  Result<store::RedisAddress> tcp = store::RedisAddress::Parse("redis://127.0.0.1:56999");
+  ASSERT_TRUE(tcp.ok());
+  EXPECT_EQ(tcp->host, "127.0.0.1");
+  EXPECT_EQ(tcp->port, 56999);
+  Result<store::RedisAddress> default_port = store::RedisAddress::Parse("redis://cache.internal");
+  ASSERT_TRUE(default_port.ok());
+  EXPECT_EQ(default_port->port, 6379);
+  Result<store::RedisAddress> unix = store::RedisAddress::Parse("unix:///run/redis/redis.sock");
+  ASSERT_TRUE(unix.ok());
+  EXPECT_EQ(unix->socket_path, "/run/redis/redis.sock");
+  EXPECT_FALSE(store::RedisAddress::Parse("http://x").ok());
+  EXPECT_FALSE(store::RedisAddress::Parse("redis://h:99999").ok());
+}
+
+}  // namespace
+}  // namespace netgraph::ws

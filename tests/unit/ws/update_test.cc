@@ -1,0 +1,99 @@
+#include "ws/update.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace netgraph::ws {
+namespace {
+
+TEST(ParseUpdateTest, ReadsAnObjectAndThePublisherSequence) {
+  Result<PublishedUpdate> update =
+      ParseUpdate(R"({"nodes":[],"links":[],"metadata":{"nodeCount":0},"sequence":41})");
+  ASSERT_TRUE(update.ok());
+  EXPECT_EQ(update->event["metadata"]["nodeCount"], 0);
+  EXPECT_EQ(update->publisher_sequence, 41);
+}
+
+TEST(ParseUpdateTest, ASequenceThatIsNotAnIntegerIsNotOne) {
+  Result<PublishedUpdate> update = ParseUpdate(R"({"nodes":[],"sequence":"41"})");
+  ASSERT_TRUE(update.ok());
+  EXPECT_FALSE(update->publisher_sequence.has_value());
+}
+
+TEST(ParseUpdateTest, RefusesWhatIsNotAJsonObject) {
+  EXPECT_FALSE(ParseUpdate("not json").ok());
+  EXPECT_FALSE(ParseUpdate("[1,2]").ok());
+  EXPECT_FALSE(ParseUpdate("").ok());
+}
+
+TEST(StampedBodyTest, AddsExtensionsToAResult) {
+  nlohmann::json stamped =
+      nlohmann::json::parse(StampedBody(R"({"data":{"a":1}})", UpdateStamp{3, std::nullopt}));
+  EXPECT_EQ(stamped, nlohmann::json::parse(R"({"data":{"a":1},"extensions":{"sequence":3}})"));
+}
+
+TEST(StampedBodyTest, CarriesThePublisherSequence) {
+  nlohmann::json stamped = nlohmann::json::parse(
+      StampedBody(R"({"errors":[{"message":"x"}],"data":null})", UpdateStamp{3, 99}));
+  EXPECT_EQ(stamped["extensions"],
+            nlohmann::json::parse(R"({"sequence":3,"publisherSequence":99})"));
+  EXPECT_EQ(stamped["errors"][0]["message"], "x");
+}
+
+TEST(StampedBodyTest, AnEmptyObjectGetsNoStrayComma) {
+  EXPECT_EQ(StampedBody("{}", UpdateStamp{1, std::nullopt}), R"({"extensions":{"sequence":1}})");
+}
+
+TEST(SequencerTest, CountsUpdatesOneByOne) {
+  Sequencer sequencer;
+  EXPECT_EQ(sequencer.Next(std::nullopt)->sequence, 1);
+  EXPECT_EQ(sequencer.Next(std::nullopt)->sequence, 2);
+  std::optional<UpdateStamp> third = sequencer.Next(17);
+  ASSERT_TRUE(third.has_value());
+  EXPECT_EQ(third->sequence, 3);
+  EXPECT_EQ(third->publisher_sequence, 17);
+}
+
+TEST(SequencerTest, SkipsOneAfterAPossibleLoss) {
+  Sequencer sequencer;
+  sequencer.Next(std::nullopt);
+  sequencer.MarkPossibleLoss();
+  EXPECT_EQ(sequencer.Next(std::nullopt)->sequence, 3);
+  EXPECT_EQ(sequencer.Next(std::nullopt)->sequence, 4);
+}
+
+TEST(SequencerTest, ConsecutivePublisherNumbersAreNoLoss) {
+  Sequencer sequencer;
+  EXPECT_EQ(sequencer.Next(7)->sequence, 1);
+  EXPECT_EQ(sequencer.Next(8)->sequence, 2);
+  EXPECT_EQ(sequencer.Next(9)->sequence, 3);
+}
+
+TEST(SequencerTest, APublisherGapSkipsOne) {
+  Sequencer sequencer;
+  sequencer.Next(7);
+  EXPECT_EQ(sequencer.Next(9)->sequence, 3);
+  EXPECT_EQ(sequencer.Next(10)->sequence, 4);
+}
+
+TEST(SequencerTest, RepeatsAreDropped) {
+  Sequencer sequencer;
+  sequencer.Next(7);
+  sequencer.Next(8);
+  EXPECT_FALSE(sequencer.Next(7).has_value());  // a re-published batch
+  EXPECT_FALSE(sequencer.Next(8).has_value());
+  EXPECT_EQ(sequencer.Next(9)->sequence, 3);
+}
+
+TEST(SequencerTest, APublisherThatStartsOverIsFollowedWithASkip) {
+  Sequencer sequencer;
+  for (std::int64_t n = 1; n <= 5000; ++n) ASSERT_TRUE(sequencer.Next(n).has_value());
+  // 1 is long forgotten: a new outbox, not a repeat.
+  std::optional<UpdateStamp> restarted = sequencer.Next(1);
+  ASSERT_TRUE(restarted.has_value());
+  EXPECT_EQ(restarted->sequence, 5002);
+}
+
+}  // namespace
+}  // namespace netgraph::ws

@@ -1,0 +1,148 @@
+#include "ws/connection.h"
+
+#include <libwebsockets.h>
+
+#include <cstring>
+#include <exception>
+#include <utility>
+
+#include "core/log.h"
+#include "ws/messages.h"
+
+namespace netgraph::ws {
+namespace {
+
+// How long a closing connection may take to let its close frame out before it is cut off.
+constexpr int kCloseGraceSeconds = 5;
+// lws_write's opcode for a close frame. libwebsockets 4.1 keeps LWS_WRITE_CLOSE out of its public
+// header (lws-write.h: "handled by lws_close_reason()") but frames it like PING and PONG.
+constexpr auto kWriteClose = static_cast<lws_write_protocol>(4);
+
+// `text` cut to at most `limit` bytes without splitting a UTF-8 sequence.
+std::string Utf8Prefix(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  std::size_t end = limit;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return std::string(text.substr(0, end));
+}
+
+}  // namespace
+
+Connection::Connection(lws* wsi, const Options& options, std::vector<unsigned char>& write_buffer,
+                       std::string peer_address)
+    : wsi_(wsi),
+      options_(options),
+      write_buffer_(write_buffer),
+      peer_address_(std::move(peer_address)),
+      queue_(options.queue) {}
+
+Connection::~Connection() = default;
+
+void Connection::Start(std::unique_ptr<Session> session) {
+  session_ = std::move(session);
+  session_->Open();
+}
+
+void Connection::Refuse(int code, std::string_view reason) {
+  log::Debug("refusing a connection from " + peer_address_ + ": " + std::to_string(code) + " " +
+             std::string(reason));
+  Close(code, reason);
+}
+
+void Connection::OnReceive(const char* data, std::size_t length, bool message_complete) {
+  if (closing_ || !session_) return;
+  if (incoming_.size() + length > options_.max_message_bytes) {
+    incoming_ = std::string();
+    return Close(close_code::kMessageTooBig, "Message too big");
+  }
+  incoming_.append(data, length);
+  if (!message_complete) return;
+  std::string message = std::move(incoming_);
+  incoming_ = std::string();
+  try {
+    session_->OnMessage(message);
+  } catch (const std::exception& e) {
+    log::Error("handling a message from " + peer_address_ + ": " + e.what());
+    Close(close_code::kInternalError, "Internal server error");
+  }
+}
+
+int Connection::OnWritable() {
+  if (queue_.empty()) {
+    if (!closing_) return 0;
+    // The close frame went out whole on the previous call (lws holds WRITEABLE back until what it
+    // buffered is written): hang up.
+    if (close_sent_) return -1;
+    return SendCloseFrame();
+  }
+  const OutgoingMessage& message = queue_.front();
+  const std::size_t size = message.size();
+  if (write_buffer_.size() < LWS_PRE + size) write_buffer_.resize(LWS_PRE + size);
+  message.CopyTo(write_buffer_.data() + LWS_PRE);
+  queue_.Pop();
+  if (lws_write(wsi_, write_buffer_.data() + LWS_PRE, size, LWS_WRITE_TEXT) <
+      static_cast<int>(size)) {
+    return -1;
+  }
+  if (!queue_.empty() || closing_) lws_callback_on_writable(wsi_);
+  return 0;
+}
+
+int Connection::SendCloseFrame() {
+  // lws would send the frame set with lws_close_reason() itself when a callback returns -1, but
+  // Debian's libwebsockets 4.1.6 is built with _DEBUG, and its libuv path then closes the
+  // connection a second time at once ("close_and_handled uv repeat test"), which drops the frame.
+  // So the frame is written here, and the connection closed on the next WRITEABLE.
+  std::size_t size = 2 + close_reason_.size();
+  if (write_buffer_.size() < LWS_PRE + size) write_buffer_.resize(LWS_PRE + size);
+  unsigned char* frame = write_buffer_.data() + LWS_PRE;
+  frame[0] = static_cast<unsigned char>((close_code_ >> 8) & 0xFF);
+  frame[1] = static_cast<unsigned char>(close_code_ & 0xFF);
+  std::memcpy(frame + 2, close_reason_.data(), close_reason_.size());
+  if (lws_write(wsi_, frame, size, kWriteClose) < static_cast<int>(size)) return -1;
+  close_sent_ = true;
+  lws_callback_on_writable(wsi_);
+  return 0;
+}
+
+void Connection::OnTimer() {
+  if (closing_ || !session_) return;
+  try {
+    session_->OnTimer();
+  } catch (const std::exception& e) {
+    log::Error("timer of a connection from " + peer_address_ + ": " + e.what());
+    Close(close_code::kInternalError, "Internal server error");
+  }
+}
+
+void Connection::OnClosed() {
+  if (session_) session_->OnClosed();
+}
+
+void Connection::Send(OutgoingMessage message) {
+  if (closing_) return;
+  if (!queue_.Push(std::move(message))) {
+    log::Warn("closing a slow consumer from " + peer_address_ + ": " +
+              std::to_string(queue_.size()) + " messages (" + std::to_string(queue_.bytes()) +
+              " bytes) not yet written");
+    queue_.Clear();
+    return Close(close_code::kSlowConsumer, "Slow consumer");
+  }
+  lws_callback_on_writable(wsi_);
+}
+
+void Connection::Close(int code, std::string_view reason) {
+  if (closing_) return;
+  closing_ = true;
+  close_code_ = code;
+  close_reason_ = Utf8Prefix(reason, kMaxCloseReasonBytes);
+  lws_set_timer_usecs(wsi_, LWS_SET_TIMER_USEC_CANCEL);
+  lws_set_timeout(wsi_, PENDING_TIMEOUT_USER_OK, kCloseGraceSeconds);
+  lws_callback_on_writable(wsi_);
+}
+
+void Connection::SetTimer(std::chrono::milliseconds delay) {
+  lws_set_timer_usecs(wsi_, static_cast<lws_usec_t>(delay.count()) * 1000);
+}
+
+}  // namespace netgraph::ws

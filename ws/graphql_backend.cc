@@ -1,0 +1,101 @@
+#include "ws/graphql_backend.h"
+
+#include <optional>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "core/graphql/value.h"
+#include "core/log.h"
+
+namespace netgraph::ws {
+namespace {
+
+std::string RequestError(std::string_view message) {
+  return nlohmann::json{{"errors", nlohmann::json::array({{{"message", message}}})}}.dump();
+}
+
+}  // namespace
+
+GraphqlBackend::GraphqlBackend(api::Service& service,
+                               std::function<void(const std::string&)> listen)
+    : service_(service),
+      listen_(std::move(listen)),
+      anonymous_(service.NewRequest("")),
+      hub_(*this) {}
+
+std::unique_ptr<graphql::RequestContext> GraphqlBackend::Authenticate(
+    std::string_view authorization) {
+  std::unique_ptr<api::RequestScope> scope = service_.NewRequest(authorization);
+  if (scope->credentials() == api::Credentials::kInvalid) return nullptr;
+  return scope;
+}
+
+StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
+                                  const OperationRequest& request,
+                                  graphql::RequestContext* context) {
+  graphql::Engine& engine = service_.engine();
+  std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(request.query);
+  graphql::ExecuteParams params;
+  if (request.operation_name) params.operation_name = *request.operation_name;
+  params.variables = request.variables.is_null() ? nullptr : &request.variables;
+  params.context = context;
+
+  if (!document->valid() ||
+      document->OperationTypeFor(params.operation_name) != graphql::OperationType::kSubscription) {
+    // Queries, mutations, and documents that do not run at all: Execute gives the result or the
+    // request error.
+    graphql::ExecutionResult result = engine.Execute(*document, params);
+    return {result.has_data ? StartResult::Kind::kResult : StartResult::Kind::kRequestError,
+            std::move(result.body)};
+  }
+
+  SubscriptionKey key = SubscriptionKey::Of(request);
+  if (hub_.Join(key, subscriber, id)) return {StartResult::Kind::kSubscribed, {}};
+  graphql::ExecutionResult error;
+  std::unique_ptr<graphql::Subscription> subscription = engine.Subscribe(document, params, &error);
+  if (!subscription) return {StartResult::Kind::kRequestError, std::move(error.body)};
+  const graphql::Value& topic = subscription->topic();
+  if (topic.kind() != graphql::Value::Kind::kString) {
+    log::Error(
+        "a subscription's source stream names no Redis channel (its subscribe resolver "
+        "must return the channel name)");
+    return {StartResult::Kind::kRequestError,
+            RequestError("This subscription has no event source")};
+  }
+  std::string channel = topic.as_string();
+  hub_.Add(std::move(key), channel, std::move(subscription), subscriber, id);
+  listen_(channel);
+  return {StartResult::Kind::kSubscribed, {}};
+}
+
+void GraphqlBackend::Stop(Subscriber& subscriber, const std::string& id) {
+  hub_.Leave(subscriber, id);
+}
+
+void GraphqlBackend::StopAll(Subscriber& subscriber) { hub_.LeaveAll(subscriber); }
+
+graphql::ExecutionResult GraphqlBackend::ExecuteEvent(const graphql::Subscription& subscription,
+                                                      const graphql::Value& event) {
+  return service_.engine().ExecuteEvent(subscription, event, anonymous_.get());
+}
+
+void GraphqlBackend::OnPublished(std::string_view channel, std::string_view payload) {
+  Result<PublishedUpdate> update = ParseUpdate(payload);
+  if (!update.ok()) {
+    log::Warn("ignoring a message on Redis channel " + std::string(channel) + ": " +
+              update.status().message());
+    return;
+  }
+  std::optional<UpdateStamp> stamp = sequencer_.Next(update->publisher_sequence);
+  if (!stamp) {
+    log::Debug("dropping a repeated update (publisher sequence " +
+               std::to_string(*update->publisher_sequence) + ")");
+    return;
+  }
+  std::size_t deliveries = hub_.Publish(channel, graphql::Value::FromJson(update->event), *stamp);
+  log::Debug("update " + std::to_string(stamp->sequence) + " on " + std::string(channel) + ": " +
+             std::to_string(deliveries) + " deliveries");
+}
+
+}  // namespace netgraph::ws

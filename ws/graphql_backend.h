@@ -1,0 +1,53 @@
+// The Backend and EventExecutor of the real process: credentials checked by api::Service (the same
+// code as HTTP), operations prepared, executed and subscribed by the service's GraphQL engine, and
+// graph updates from Redis fanned out through the hub.
+//
+// Everything runs on the event loop thread, including queries sent over a socket: they run
+// synchronously, like a FastCGI worker's, on the process's own database connection.
+#ifndef NETGRAPH_WS_GRAPHQL_BACKEND_H_
+#define NETGRAPH_WS_GRAPHQL_BACKEND_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/api/service.h"
+#include "ws/hub.h"
+#include "ws/session.h"
+#include "ws/update.h"
+
+namespace netgraph::ws {
+
+class GraphqlBackend final : public Backend, public EventExecutor {
+ public:
+  // `listen` is called with each new subscription's topic: the Redis channel to subscribe to.
+  GraphqlBackend(api::Service& service, std::function<void(const std::string&)> listen);
+
+  // A message was published on Redis `channel`: one update for the subscriptions fed by it.
+  void OnPublished(std::string_view channel, std::string_view payload);
+  // The Redis subscription was lost and is back: updates may have been missed.
+  void OnResubscribed() { sequencer_.MarkPossibleLoss(); }
+
+  // Backend
+  std::unique_ptr<graphql::RequestContext> Authenticate(std::string_view authorization) override;
+  StartResult Start(Subscriber& subscriber, const std::string& id, const OperationRequest& request,
+                    graphql::RequestContext* context) override;
+  void Stop(Subscriber& subscriber, const std::string& id) override;
+  void StopAll(Subscriber& subscriber) override;
+
+  // EventExecutor
+  graphql::ExecutionResult ExecuteEvent(const graphql::Subscription& subscription,
+                                        const graphql::Value& event) override;
+
+ private:
+  api::Service& service_;
+  std::function<void(const std::string&)> listen_;
+  std::unique_ptr<api::RequestScope> anonymous_;  // the context of shared executions
+  Sequencer sequencer_;
+  Hub hub_;
+};
+
+}  // namespace netgraph::ws
+
+#endif  // NETGRAPH_WS_GRAPHQL_BACKEND_H_

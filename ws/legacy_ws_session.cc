@@ -1,0 +1,85 @@
+#include "ws/legacy_ws_session.h"
+
+#include "ws/messages.h"
+
+namespace netgraph::ws {
+
+void LegacyWsSession::OnMessage(std::string_view text) {
+  nlohmann::json message = ParseIncoming(text);
+  if (message.is_discarded() || !message.is_object()) {
+    return peer_.Send(Message("connection_error", ErrorObject("Message must be a JSON object")));
+  }
+  const nlohmann::json* type = JsonMember(message, "type");
+  const std::string name = type != nullptr && type->is_string() ? type->get<std::string>() : "";
+  if (name == "connection_init") return OnConnectionInit(message);
+  if (name == "start") return OnStart(message);
+  if (name == "stop") return OnStop(message);
+  if (name == "connection_terminate") return peer_.Close(close_code::kNormal, "");
+  SendError(message, "Invalid message type!");
+}
+
+void LegacyWsSession::OnTimer() {
+  if (!acknowledged_) {
+    return peer_.Close(close_code::kInitTimeout, "Connection initialisation timeout");
+  }
+  peer_.Send(Message("ka"));
+  peer_.SetTimer(options_.legacy_keepalive);
+}
+
+void LegacyWsSession::OnNext(const std::string& id, const SharedText& result) {
+  if (running_.count(id) != 0) peer_.Send(OperationMessage("data", id, result));
+}
+
+void LegacyWsSession::OnFailed(const std::string& id, const std::string& errors_body) {
+  if (running_.erase(id) == 0) return;
+  peer_.Send(OperationMessage("data", id, errors_body));
+  peer_.Send(OperationMessage("complete", id));
+}
+
+void LegacyWsSession::OnConnectionInit(const nlohmann::json& message) {
+  const nlohmann::json* payload = JsonMember(message, "payload");
+  if (!Authenticate(payload != nullptr ? *payload : nlohmann::json())) {
+    peer_.Send(Message("connection_error", ErrorObject("Forbidden")));
+    return peer_.Close(close_code::kForbidden, "Forbidden");
+  }
+  // subscriptions-transport-ws answers a repeated init again (with its new credentials).
+  bool first = !acknowledged_;
+  acknowledged_ = true;
+  peer_.Send(Message("connection_ack"));
+  if (first) {
+    peer_.Send(Message("ka"));
+    peer_.SetTimer(options_.legacy_keepalive);
+  }
+}
+
+void LegacyWsSession::OnStart(const nlohmann::json& message) {
+  const std::string* id = JsonOperationId(message);
+  if (id == nullptr) return SendError(message, "start needs a non-empty string id");
+  if (!acknowledged_) return SendError(message, "Send connection_init before start");
+  std::string problem;
+  const nlohmann::json* payload = JsonMember(message, "payload");
+  std::optional<OperationRequest> request =
+      ParseOperationRequest(payload != nullptr ? *payload : nlohmann::json(), &problem);
+  if (!request) return SendError(message, "Invalid start message: " + problem);
+  // subscriptions-transport-ws replaces an operation started again under the same id.
+  StopOperation(*id);
+  StartResult result = StartOperation(*id, *request);
+  if (result.kind == StartResult::Kind::kSubscribed) return;
+  // Results and request errors alike: one data message, then complete.
+  peer_.Send(OperationMessage("data", *id, result.body));
+  peer_.Send(OperationMessage("complete", *id));
+}
+
+void LegacyWsSession::OnStop(const nlohmann::json& message) {
+  const std::string* id = JsonOperationId(message);
+  if (id == nullptr) return SendError(message, "stop needs a non-empty string id");
+  if (StopOperation(*id)) peer_.Send(OperationMessage("complete", *id));
+}
+
+void LegacyWsSession::SendError(const nlohmann::json& message, std::string_view text) {
+  const std::string* id = JsonOperationId(message);
+  if (id == nullptr) return peer_.Send(Message("error", ErrorObject(text)));
+  peer_.Send(OperationMessage("error", *id, ErrorObject(text).dump()));
+}
+
+}  // namespace netgraph::ws

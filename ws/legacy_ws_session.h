@@ -1,0 +1,41 @@
+// The legacy graphql-ws protocol of subscriptions-transport-ws (conformance notes §3.2):
+// connection_init -> connection_ack then "ka" keep-alives; start -> data* then complete, stop ->
+// complete; connection_terminate closes. It has no close codes of its own: a bad message gets an
+// error or connection_error message, and the socket stays open. netgraph adds what it needs to
+// protect itself, with the graphql-transport-ws codes: 4408 without connection_init in time, 4403
+// after connection_error for a refused token.
+#ifndef NETGRAPH_WS_LEGACY_WS_SESSION_H_
+#define NETGRAPH_WS_LEGACY_WS_SESSION_H_
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "ws/session.h"
+
+namespace netgraph::ws {
+
+class LegacyWsSession final : public Session {
+ public:
+  LegacyWsSession(Peer& peer, Backend& backend, const Options& options,
+                  std::string upgrade_authorization)
+      : Session(peer, backend, options, std::move(upgrade_authorization)) {}
+
+  void OnMessage(std::string_view text) override;
+  void OnTimer() override;
+  void OnNext(const std::string& id, const SharedText& result) override;
+  void OnFailed(const std::string& id, const std::string& errors_body) override;
+
+ private:
+  void OnConnectionInit(const nlohmann::json& message);
+  void OnStart(const nlohmann::json& message);
+  void OnStop(const nlohmann::json& message);
+  // {"id":..., "type":"error", "payload":{"message": text}} (no id when the message had none).
+  void SendError(const nlohmann::json& message, std::string_view text);
+
+  bool acknowledged_ = false;
+};
+
+}  // namespace netgraph::ws
+
+#endif  // NETGRAPH_WS_LEGACY_WS_SESSION_H_

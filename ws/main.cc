@@ -1,0 +1,178 @@
+// netgraph-ws: GraphQL subscriptions (and queries and mutations) over WebSocket. Reads its
+// configuration from the environment (ws/README.md lists the variables), loads the service, takes
+// its listening socket from systemd or opens NETGRAPH_WS_LISTEN, subscribes to Redis and serves
+// until SIGTERM or SIGINT, which close every connection with 1001 and exit 0.
+//
+// One thread: libwebsockets, hiredis and the timers share one libuv loop.
+#include <sys/resource.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include <csignal>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "core/api/service.h"
+#include "core/config/environment.h"
+#include "core/log.h"
+#include "daemon/listen_socket.h"
+#include "daemon/systemd_notify.h"
+#include "ws/backoff.h"
+#include "ws/graphql_backend.h"
+#include "ws/options.h"
+#include "ws/redis_subscriber.h"
+#include "ws/server.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: netgraph-ws\n"
+    "Serves GraphQL subscriptions over WebSocket (graphql-transport-ws and the legacy graphql-ws)\n"
+    "and fans out graph updates from Redis. Configured by environment variables; see\n"
+    "docs/operations.md. Signals: TERM and INT close every connection with 1001 and exit.\n";
+
+constexpr int kExitConfig = 78;  // EX_CONFIG: systemd does not restart into the same mistake
+
+// libwebsockets sizes its descriptor table from the soft limit, and each subscriber holds one
+// descriptor: take everything the hard limit allows (systemd gives services a soft limit of 1024).
+void RaiseDescriptorLimit(std::size_t max_connections) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  const rlim_t previous = limit.rlim_cur;
+  rlim_t target = limit.rlim_max == RLIM_INFINITY ? rlim_t{1} << 20 : limit.rlim_max;
+  if (target > previous) {
+    limit.rlim_cur = target;
+    if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) limit.rlim_cur = previous;
+  }
+  if (limit.rlim_cur < max_connections + 128) {
+    netgraph::log::Warn("the descriptor limit (" + std::to_string(limit.rlim_cur) +
+                        ") caps connections below NETGRAPH_WS_MAX_CONNECTIONS (" +
+                        std::to_string(max_connections) + "); raise LimitNOFILE");
+  }
+}
+
+// Runs `action` when SIGTERM or SIGINT arrives (once), through the loop.
+class StopSignals {
+ public:
+  StopSignals(uv_loop_t* loop, std::function<void()> action) : action_(std::move(action)) {
+    for (uv_signal_t* handle : {&term_, &interrupt_}) {
+      uv_signal_init(loop, handle);
+      handle->data = this;
+    }
+    uv_signal_start(&term_, &StopSignals::OnSignal, SIGTERM);
+    uv_signal_start(&interrupt_, &StopSignals::OnSignal, SIGINT);
+  }
+
+ private:
+  // Releases the handles so the loop can end.
+  void Close() {
+    for (uv_signal_t* handle : {&term_, &interrupt_}) {
+      if (!uv_is_closing(reinterpret_cast<uv_handle_t*>(handle))) {
+        uv_close(reinterpret_cast<uv_handle_t*>(handle), nullptr);
+      }
+    }
+  }
+
+  static void OnSignal(uv_signal_t* handle, int signal) {
+    auto* self = static_cast<StopSignals*>(handle->data);
+    netgraph::log::Info(std::string("received ") + ::strsignal(signal) + "; stopping");
+    self->Close();
+    if (self->action_) std::exchange(self->action_, nullptr)();
+  }
+
+  std::function<void()> action_;
+  uv_signal_t term_{};
+  uv_signal_t interrupt_{};
+};
+
+// Serves on `listen_fd` until a stop signal; everything on `loop` is gone when this returns.
+int Serve(uv_loop_t* loop, netgraph::api::Service& service,
+          const netgraph::store::RedisAddress& redis_address, const netgraph::ws::Options& options,
+          const std::string& where, int listen_fd) {
+  using namespace netgraph;
+  std::unique_ptr<ws::RedisSubscriber> redis;
+  ws::GraphqlBackend backend(service,
+                             [&redis](const std::string& channel) { redis->Listen(channel); });
+  redis = std::make_unique<ws::RedisSubscriber>(
+      loop, redis_address, ws::Backoff(options.redis_retry_min, options.redis_retry_max),
+      ws::RedisSubscriber::Handlers{[&backend](std::string_view channel, std::string_view payload) {
+                                      backend.OnPublished(channel, payload);
+                                    },
+                                    [&backend] { backend.OnResubscribed(); }});
+  ws::Server server(loop, options, backend);
+  if (Status s = server.Start(listen_fd); !s.ok()) {
+    log::Error(s.message());
+    return 1;
+  }
+  redis->Start();
+  redis->Listen(ws::kGraphChannel);
+  StopSignals signals(loop, [&] {
+    daemon::NotifySystemd("STOPPING=1");
+    server.Stop([&] { redis->Stop(); });
+  });
+  log::Info("serving GraphQL over WebSocket on " + where);
+  daemon::NotifySystemd("READY=1");
+  uv_run(loop, UV_RUN_DEFAULT);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace netgraph;
+  if (argc > 1) {
+    bool help = std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0;
+    (help ? std::cout : std::cerr) << kUsage;
+    return help ? 0 : 2;
+  }
+  log::Init("netgraph-ws");
+
+  config::Environment env;
+  ws::Options options = ws::Options::FromEnvironment(env);
+  Result<api::ServiceConfig> service_config = api::ServiceConfig::FromEnvironment(env);
+  if (Status s = env.status(); !s.ok()) {
+    log::Error(s.message());
+    return kExitConfig;
+  }
+  if (!service_config.ok()) {
+    log::Error(service_config.status().message());
+    return kExitConfig;
+  }
+  Result<std::unique_ptr<api::Service>> service = api::Service::Create(*service_config);
+  if (!service.ok()) {
+    log::Error(service.status().message());
+    return kExitConfig;
+  }
+  RaiseDescriptorLimit(options.max_connections);
+
+  std::optional<int> inherited = daemon::TakeSystemdSocket();
+  int listen_fd = -1;
+  daemon::BoundSocketFile socket_file("");
+  if (inherited) {
+    listen_fd = *inherited;
+  } else {
+    Result<int> opened = daemon::OpenListenSocket(options.listen, options.listen_backlog, 0660);
+    if (!opened.ok()) {
+      log::Error(opened.status().message());
+      return 1;
+    }
+    listen_fd = *opened;
+    socket_file = daemon::BoundSocketFile(options.listen);
+  }
+
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  int status = Serve(&loop, **service, service_config->redis, options,
+                     inherited ? "the socket systemd passed" : options.listen, listen_fd);
+  uv_run(&loop, UV_RUN_NOWAIT);  // the last close callbacks
+  if (uv_loop_close(&loop) != 0) log::Warn("the event loop still had handles at exit");
+  ::close(listen_fd);
+  socket_file.Remove();
+  if (status == 0) log::Info("stopped");
+  return status;
+}

@@ -1,0 +1,61 @@
+#include "ws/options.h"
+
+#include <cstdint>
+#include <sstream>
+
+namespace netgraph::ws {
+namespace {
+
+// "a, b,c" -> {"a", "b", "c"}; a trailing "/" on an origin is dropped (origins never end in one).
+std::vector<std::string> CommaList(const std::string& text) {
+  std::vector<std::string> items;
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    std::size_t b = item.find_first_not_of(" \t");
+    std::size_t e = item.find_last_not_of(" \t/");
+    if (b != std::string::npos && e != std::string::npos && e >= b) {
+      items.push_back(item.substr(b, e - b + 1));
+    }
+  }
+  return items;
+}
+
+std::size_t Size(config::Environment& env, const std::string& name, std::size_t fallback,
+                 std::int64_t min, std::int64_t max) {
+  return static_cast<std::size_t>(env.Int(name, static_cast<std::int64_t>(fallback), min, max));
+}
+
+}  // namespace
+
+Options Options::FromEnvironment(config::Environment& env) {
+  Options o;
+  o.listen = env.String("NETGRAPH_WS_LISTEN", o.listen);
+  o.listen_backlog =
+      static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", o.listen_backlog, 1, 65535));
+  o.max_connections = Size(env, "NETGRAPH_WS_MAX_CONNECTIONS", o.max_connections, 1, 1000000);
+  o.max_operations = Size(env, "NETGRAPH_WS_MAX_SUBSCRIPTIONS", o.max_operations, 1, 100000);
+  o.max_message_bytes =
+      Size(env, "NETGRAPH_WS_MAX_MESSAGE_BYTES", o.max_message_bytes, 1024, 64L << 20);
+  o.queue.max_messages = Size(env, "NETGRAPH_WS_QUEUE_MESSAGES", o.queue.max_messages, 1, 1000000);
+  o.queue.max_bytes = Size(env, "NETGRAPH_WS_QUEUE_BYTES", o.queue.max_bytes, 1024, 1L << 32);
+  o.init_timeout = std::chrono::milliseconds(
+      env.Int("NETGRAPH_WS_INIT_TIMEOUT_MS", o.init_timeout.count(), 100, 600000));
+  o.legacy_keepalive = std::chrono::milliseconds(
+      env.Int("NETGRAPH_WS_LEGACY_KEEPALIVE_MS", o.legacy_keepalive.count(), 1000, 600000));
+  o.ping_interval =
+      std::chrono::seconds(env.Int("NETGRAPH_WS_PING_INTERVAL", o.ping_interval.count(), 1, 3600));
+  o.pong_timeout =
+      std::chrono::seconds(env.Int("NETGRAPH_WS_PONG_TIMEOUT", o.pong_timeout.count(), 1, 3600));
+  o.shutdown_timeout = std::chrono::milliseconds(
+      env.Int("NETGRAPH_WS_SHUTDOWN_TIMEOUT_MS", o.shutdown_timeout.count(), 0, 600000));
+  o.allowed_origins = CommaList(env.String("NETGRAPH_WS_ALLOWED_ORIGINS"));
+  o.redis_retry_min = std::chrono::milliseconds(
+      env.Int("NETGRAPH_WS_REDIS_RETRY_MIN_MS", o.redis_retry_min.count(), 10, 60000));
+  o.redis_retry_max = std::chrono::milliseconds(
+      env.Int("NETGRAPH_WS_REDIS_RETRY_MAX_MS", o.redis_retry_max.count(), 10, 600000));
+  if (o.redis_retry_max < o.redis_retry_min) o.redis_retry_max = o.redis_retry_min;
+  return o;
+}
+
+}  // namespace netgraph::ws

@@ -1,0 +1,71 @@
+// The process's one Redis connection for pub/sub: hiredis's asynchronous API attached to the
+// process's libuv loop (service anchors §6). It subscribes to the channels it is asked to listen
+// to; when the connection fails or is lost it reconnects after a back-off with jitter and
+// subscribes to them all again. Redis does not replay what was published while it was away, so
+// each re-subscription is reported (see Sequencer).
+//
+// hiredis 0.14 has no PING on a subscribed connection and no read timeout; TCP keep-alive finds a
+// dead peer, and a restarted Redis closes the socket (EOF), which is noticed at once.
+#ifndef NETGRAPH_WS_REDIS_SUBSCRIBER_H_
+#define NETGRAPH_WS_REDIS_SUBSCRIBER_H_
+
+#include <uv.h>
+
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "core/store/redis.h"
+#include "ws/backoff.h"
+
+struct redisAsyncContext;
+
+namespace netgraph::ws {
+
+class RedisSubscriber {
+ public:
+  struct Handlers {
+    // A message published on `channel`.
+    std::function<void(std::string_view channel, std::string_view payload)> message;
+    // The subscription is in place again after the connection was lost.
+    std::function<void()> resubscribed;
+  };
+
+  RedisSubscriber(uv_loop_t* loop, store::RedisAddress address, Backoff backoff, Handlers handlers);
+  ~RedisSubscriber();
+  RedisSubscriber(const RedisSubscriber&) = delete;
+  RedisSubscriber& operator=(const RedisSubscriber&) = delete;
+
+  // Connects (and keeps reconnecting until Stop).
+  void Start();
+  // Adds `channel` to the subscription: at once when connected, otherwise on connection.
+  void Listen(const std::string& channel);
+  // Disconnects for good. The loop ends once hiredis has closed its handle.
+  void Stop();
+
+ private:
+  static void OnConnect(const redisAsyncContext* context, int status);
+  static void OnDisconnect(const redisAsyncContext* context, int status);
+  static void OnReply(redisAsyncContext* context, void* reply, void* self);
+  void Connect();
+  void Subscribe(const std::string& channel);
+  void Retry(const std::string& why);
+  std::string Where() const;
+
+  uv_loop_t* loop_;
+  store::RedisAddress address_;
+  Backoff backoff_;
+  Handlers handlers_;
+  std::set<std::string> channels_;
+  redisAsyncContext* context_ = nullptr;  // hiredis frees it after the disconnect callback
+  uv_timer_t* retry_timer_ = nullptr;     // heap: libuv closes it asynchronously
+  bool connected_ = false;
+  bool subscribed_ = false;
+  bool lost_ = false;  // a subscription existed and was lost
+  bool stopping_ = false;
+};
+
+}  // namespace netgraph::ws
+
+#endif  // NETGRAPH_WS_REDIS_SUBSCRIBER_H_

@@ -1,0 +1,283 @@
+#include "ws/server.h"
+
+#include <fcntl.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "core/log.h"
+#include "ws/connection.h"
+#include "ws/handshake.h"
+
+namespace netgraph::ws {
+namespace {
+
+// Which entry of the protocol list a connection is bound to. libwebsockets binds a WebSocket
+// upgrade that names no subprotocol to the vhost's default, the HTTP entry.
+enum ProtocolId : unsigned { kHttpId = 0, kTransportWsId = 1, kLegacyWsId = 2 };
+
+struct PerSession {
+  Connection* connection;  // null until ESTABLISHED, and for plain HTTP
+};
+
+constexpr int kSpareDescriptors = 64;    // for handshakes beyond the connection limit
+constexpr int kMaxAcceptsPerWake = 256;  // keeps an accept storm from starving the loop
+constexpr int kAcceptPauseMs = 100;      // after running out of descriptors
+constexpr int kHandshakeTimeoutSeconds = 10;
+constexpr unsigned kMaxHeaderBytes = 8192;  // all headers of an upgrade request (JWTs are long)
+
+std::string Header(lws* wsi, lws_token_indexes token) {
+  int length = lws_hdr_total_length(wsi, token);
+  if (length <= 0) return {};
+  std::string value(static_cast<std::size_t>(length) + 1, '\0');
+  int copied = lws_hdr_copy(wsi, value.data(), length + 1, token);
+  value.resize(copied > 0 ? static_cast<std::size_t>(copied) : 0);
+  return value;
+}
+
+std::string CustomHeader(lws* wsi, const char* name) {
+  int name_length = static_cast<int>(std::strlen(name));
+  int length = lws_hdr_custom_length(wsi, name, name_length);
+  if (length <= 0) return {};
+  std::string value(static_cast<std::size_t>(length) + 1, '\0');
+  int copied = lws_hdr_custom_copy(wsi, value.data(), length + 1, name, name_length);
+  value.resize(copied > 0 ? static_cast<std::size_t>(copied) : 0);
+  return value;
+}
+
+void LogFromLws(int level, const char* line) {
+  std::string text = std::string("libwebsockets: ") + line;
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  if ((level & LLL_ERR) != 0) {
+    log::Error(text);
+  } else if ((level & LLL_WARN) != 0) {
+    log::Warn(text);
+  } else {
+    log::Debug(text);
+  }
+}
+
+template <typename Handle>
+void CloseAndDelete(Handle* handle) {
+  uv_close(reinterpret_cast<uv_handle_t*>(handle),
+           [](uv_handle_t* closed) { delete reinterpret_cast<Handle*>(closed); });
+}
+
+lws_protocols Protocol(const char* name, unsigned id) {
+  lws_protocols protocol{};
+  protocol.name = name;
+  protocol.per_session_data_size = sizeof(PerSession);
+  protocol.id = id;
+  return protocol;
+}
+
+}  // namespace
+
+Server::Server(uv_loop_t* loop, const Options& options, Backend& backend)
+    : loop_(loop), options_(options), backend_(backend) {
+  protocols_[kHttpId] = Protocol("netgraph-http", kHttpId);
+  protocols_[kTransportWsId] = Protocol(kTransportWsProtocol.data(), kTransportWsId);
+  protocols_[kLegacyWsId] = Protocol(kLegacyWsProtocol.data(), kLegacyWsId);
+  for (std::size_t i = 0; i < 3; ++i) protocols_[i].callback = &Server::Callback;
+  // protocols_[3] stays zeroed: the list's terminator.
+}
+
+Server::~Server() {
+  // With a foreign loop, lws frees its context only when lws_context_destroy is called again after
+  // the loop has closed lws's handles (lib/core/context.c: destroy1 -> loop -> destroy2/3).
+  if (context_ != nullptr) lws_context_destroy(context_);
+  for (Connection* connection : connections_) delete connection;
+}
+
+Status Server::Start(int listen_fd) {
+  lws_set_log_level(LLL_ERR | LLL_WARN, LogFromLws);
+  // lws pings a connection that has not answered a ping for ping_interval, and hangs up when the
+  // answer is pong_timeout late. The pings also keep nginx's proxy_read_timeout from firing.
+  idle_policy_.secs_since_valid_ping = static_cast<uint16_t>(options_.ping_interval.count());
+  idle_policy_.secs_since_valid_hangup =
+      static_cast<uint16_t>(options_.ping_interval.count() + options_.pong_timeout.count());
+
+  void* foreign_loops[] = {loop_};
+  lws_context_creation_info info{};
+  info.options = LWS_SERVER_OPTION_LIBUV;
+  info.foreign_loops = foreign_loops;
+  info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
+  info.vhost_name = "netgraph-ws";
+  info.protocols = protocols_.data();
+  info.retry_and_idle_policy = &idle_policy_;
+  info.user = this;
+  info.pcontext = &context_;  // lws clears it once the context is wholly destroyed
+  info.timeout_secs = kHandshakeTimeoutSeconds;
+  info.max_http_header_data = kMaxHeaderBytes;
+  info.fd_limit_per_thread = static_cast<unsigned>(options_.max_connections) + kSpareDescriptors;
+  context_ = lws_create_context(&info);
+  if (context_ == nullptr) {
+    return Status::Error(
+        "libwebsockets could not create its context (is libwebsockets-evlib-uv installed?)");
+  }
+
+  listen_fd_ = listen_fd;
+  int flags = ::fcntl(listen_fd_, F_GETFL);
+  if (flags < 0 || ::fcntl(listen_fd_, F_SETFL, flags | O_NONBLOCK) != 0) {
+    return Status::Error(std::string("listening socket: ") + std::strerror(errno));
+  }
+  listen_poll_ = new uv_poll_t;
+  timer_ = new uv_timer_t;
+  uv_poll_init(loop_, listen_poll_, listen_fd_);
+  uv_timer_init(loop_, timer_);
+  listen_poll_->data = this;
+  timer_->data = this;
+  uv_poll_start(listen_poll_, UV_READABLE, &Server::OnListenReadable);
+  return Status::Ok();
+}
+
+void Server::OnListenReadable(uv_poll_t* poll, int status, int) {
+  if (status == 0) static_cast<Server*>(poll->data)->Accept();
+}
+
+void Server::Accept() {
+  for (int i = 0; i < kMaxAcceptsPerWake; ++i) {
+    int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        log::Warn(std::string("accepting connections: ") + std::strerror(errno) +
+                  "; pausing briefly");
+        PauseAccepting();
+      }
+      return;
+    }
+    // On failure lws closes the descriptor itself.
+    if (lws_adopt_socket(context_, fd) == nullptr) {
+      log::Warn("libwebsockets refused a connection (its descriptor table is full)");
+    }
+  }
+}
+
+void Server::PauseAccepting() {
+  uv_poll_stop(listen_poll_);
+  uv_timer_start(
+      timer_,
+      [](uv_timer_t* timer) {
+        auto* server = static_cast<Server*>(timer->data);
+        if (server->stopping_) return;
+        uv_poll_start(server->listen_poll_, UV_READABLE, &Server::OnListenReadable);
+      },
+      kAcceptPauseMs, 0);
+}
+
+int Server::Callback(lws* wsi, lws_callback_reasons reason, void* user, void* in, size_t length) {
+  auto* server = static_cast<Server*>(lws_context_user(lws_get_context(wsi)));
+  auto* session = static_cast<PerSession*>(user);
+  Connection* connection = session != nullptr ? session->connection : nullptr;
+  switch (reason) {
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+      return server->OnConfirmUpgrade(wsi);
+    case LWS_CALLBACK_HTTP:
+      // nginx only sends upgrades here; anything else is a misdirected request.
+      if (lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST,
+                                 "netgraph-ws serves GraphQL over WebSocket only") != 0) {
+        return -1;
+      }
+      return lws_http_transaction_completed(wsi) != 0 ? -1 : 0;
+    case LWS_CALLBACK_ESTABLISHED:
+      server->OnEstablished(wsi, user);
+      return 0;
+    case LWS_CALLBACK_RECEIVE:
+      if (connection != nullptr) {
+        connection->OnReceive(
+            static_cast<const char*>(in), length,
+            lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0);
+      }
+      return 0;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+      return connection != nullptr ? connection->OnWritable() : 0;
+    case LWS_CALLBACK_TIMER:
+      if (connection != nullptr) connection->OnTimer();
+      return 0;
+    case LWS_CALLBACK_CLOSED:
+      server->OnClosed(user);
+      return 0;
+    default:
+      return lws_callback_http_dummy(wsi, reason, user, in, length);
+  }
+}
+
+int Server::OnConfirmUpgrade(lws* wsi) {
+  std::string header = Header(wsi, WSI_TOKEN_PROTOCOL);
+  SubprotocolOffer offer = ParseSubprotocols(header);
+  if (offer.any && !offer.transport_ws && !offer.legacy_ws) {
+    // lws would drop the connection without a word; answer instead. (No header at all is let
+    // through and closed with 4406 once upgraded, as graphql-ws servers do.)
+    lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST,
+                           "Unsupported WebSocket subprotocol: use graphql-transport-ws");
+    return 1;
+  }
+  return 0;
+}
+
+void Server::OnEstablished(lws* wsi, void* user) {
+  std::string peer = CustomHeader(wsi, "x-real-ip:");
+  auto* connection = new Connection(wsi, options_, write_buffer_, peer.empty() ? "-" : peer);
+  static_cast<PerSession*>(user)->connection = connection;
+  connections_.insert(connection);
+
+  unsigned id = lws_get_protocol(wsi)->id;
+  if (stopping_) return connection->Refuse(close_code::kGoingAway, "Server shutting down");
+  if (connections_.size() > options_.max_connections) {
+    return connection->Refuse(close_code::kTryAgainLater, "Too many connections");
+  }
+  if (!OriginAllowed(options_.allowed_origins, Header(wsi, WSI_TOKEN_ORIGIN))) {
+    return connection->Refuse(close_code::kForbidden, "Forbidden: Origin not allowed");
+  }
+  if (id != kTransportWsId && id != kLegacyWsId) {
+    return connection->Refuse(close_code::kSubprotocolNotAcceptable, "Subprotocol not acceptable");
+  }
+  Subprotocol subprotocol =
+      id == kTransportWsId ? Subprotocol::kGraphqlTransportWs : Subprotocol::kGraphqlWs;
+  connection->Start(Session::Create(subprotocol, *connection, backend_, options_,
+                                    Header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION)));
+}
+
+void Server::OnClosed(void* user) {
+  auto* session = static_cast<PerSession*>(user);
+  if (session == nullptr || session->connection == nullptr) return;
+  Connection* connection = std::exchange(session->connection, nullptr);
+  connection->OnClosed();
+  connections_.erase(connection);
+  delete connection;
+  if (stopping_ && connections_.empty() && timer_ != nullptr) {
+    uv_timer_start(
+        timer_, [](uv_timer_t* timer) { static_cast<Server*>(timer->data)->Finish(); }, 0, 0);
+  }
+}
+
+void Server::Stop(std::function<void()> stopped) {
+  if (stopping_) return;
+  stopping_ = true;
+  stopped_ = std::move(stopped);
+  if (listen_poll_ != nullptr) {
+    uv_poll_stop(listen_poll_);
+    CloseAndDelete(std::exchange(listen_poll_, nullptr));
+  }
+  for (Connection* connection : connections_) {
+    connection->Close(close_code::kGoingAway, "Server shutting down");
+  }
+  if (timer_ == nullptr) return Finish();  // never started
+  uv_timer_stop(timer_);
+  uv_timer_start(
+      timer_, [](uv_timer_t* timer) { static_cast<Server*>(timer->data)->Finish(); },
+      connections_.empty() ? 0 : static_cast<uint64_t>(options_.shutdown_timeout.count()), 0);
+}
+
+void Server::Finish() {
+  if (timer_ != nullptr) CloseAndDelete(std::exchange(timer_, nullptr));
+  // Connections still open are cut off; their CLOSED callbacks run from here.
+  if (context_ != nullptr) lws_context_destroy(context_);
+  if (stopped_) std::exchange(stopped_, nullptr)();
+}
+
+}  // namespace netgraph::ws

@@ -1,0 +1,112 @@
+#include "ws/session.h"
+
+#include <utility>
+
+#include "ws/legacy_ws_session.h"
+#include "ws/messages.h"
+#include "ws/transport_ws_session.h"
+
+namespace netgraph::ws {
+namespace {
+
+// The token connection_init's payload presents, as an Authorization header value: "" when none,
+// nullopt when the member is there but not a string (a malformed credential is refused).
+std::optional<std::string> PayloadAuthorization(const nlohmann::json& payload) {
+  if (!payload.is_object()) return std::string();
+  for (const char* key : {"Authorization", "authorization"}) {
+    auto member = payload.find(key);
+    if (member == payload.end()) continue;
+    if (!member->is_string()) return std::nullopt;
+    return member->get<std::string>();
+  }
+  auto token = payload.find("authToken");
+  if (token == payload.end()) return std::string();
+  if (!token->is_string()) return std::nullopt;
+  const std::string& value = token->get_ref<const std::string&>();
+  if (value.empty() || value.rfind("Bearer ", 0) == 0) return value;
+  return "Bearer " + value;
+}
+
+bool IsObjectOrNull(const nlohmann::json* member) {
+  return member == nullptr || member->is_null() || member->is_object();
+}
+
+}  // namespace
+
+std::unique_ptr<Session> Session::Create(Subprotocol subprotocol, Peer& peer, Backend& backend,
+                                         const Options& options,
+                                         std::string upgrade_authorization) {
+  if (subprotocol == Subprotocol::kGraphqlWs) {
+    return std::make_unique<LegacyWsSession>(peer, backend, options,
+                                             std::move(upgrade_authorization));
+  }
+  return std::make_unique<TransportWsSession>(peer, backend, options,
+                                              std::move(upgrade_authorization));
+}
+
+void Session::OnClosed() {
+  if (!running_.empty()) backend_.StopAll(*this);
+  running_.clear();
+}
+
+bool Session::Authenticate(const nlohmann::json& payload) {
+  std::optional<std::string> authorization = PayloadAuthorization(payload);
+  if (!authorization) return false;
+  if (authorization->empty()) authorization = upgrade_authorization_;
+  context_ = backend_.Authenticate(*authorization);
+  return context_ != nullptr;
+}
+
+StartResult Session::StartOperation(const std::string& id, const OperationRequest& request) {
+  if (running_.size() >= options_.max_operations) {
+    nlohmann::json errors = nlohmann::json::array(
+        {ErrorObject("Too many subscriptions on this connection (the limit is " +
+                     std::to_string(options_.max_operations) + ")")});
+    return {StartResult::Kind::kRequestError, nlohmann::json{{"errors", errors}}.dump()};
+  }
+  StartResult result = backend_.Start(*this, id, request, context_.get());
+  if (result.kind == StartResult::Kind::kSubscribed) running_.insert(id);
+  return result;
+}
+
+bool Session::StopOperation(const std::string& id) {
+  if (running_.erase(id) == 0) return false;
+  backend_.Stop(*this, id);
+  return true;
+}
+
+std::optional<OperationRequest> ParseOperationRequest(const nlohmann::json& payload,
+                                                      std::string* problem) {
+  if (!payload.is_object()) {
+    *problem = "the payload must be an object";
+    return std::nullopt;
+  }
+  const nlohmann::json* query = JsonMember(payload, "query");
+  if (query == nullptr || !query->is_string()) {
+    *problem = "the payload's query must be a string";
+    return std::nullopt;
+  }
+  const nlohmann::json* variables = JsonMember(payload, "variables");
+  if (!IsObjectOrNull(variables)) {
+    *problem = "the payload's variables must be an object or null";
+    return std::nullopt;
+  }
+  const nlohmann::json* operation_name = JsonMember(payload, "operationName");
+  if (operation_name != nullptr && !operation_name->is_null() && !operation_name->is_string()) {
+    *problem = "the payload's operationName must be a string or null";
+    return std::nullopt;
+  }
+  if (!IsObjectOrNull(JsonMember(payload, "extensions"))) {
+    *problem = "the payload's extensions must be an object or null";
+    return std::nullopt;
+  }
+  OperationRequest request;
+  request.query = query->get<std::string>();
+  if (operation_name != nullptr && operation_name->is_string()) {
+    request.operation_name = operation_name->get<std::string>();
+  }
+  if (variables != nullptr) request.variables = *variables;
+  return request;
+}
+
+}  // namespace netgraph::ws

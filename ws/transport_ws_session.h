@@ -1,0 +1,41 @@
+// The graphql-transport-ws protocol (graphql-ws PROTOCOL.md; conformance notes §3.1):
+// connection_init within the timeout -> connection_ack; ping/pong at any time; subscribe -> next*
+// then complete, or error; client complete stops an operation. Every violation closes the socket
+// with the protocol's code.
+#ifndef NETGRAPH_WS_TRANSPORT_WS_SESSION_H_
+#define NETGRAPH_WS_TRANSPORT_WS_SESSION_H_
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "ws/session.h"
+
+namespace netgraph::ws {
+
+class TransportWsSession final : public Session {
+ public:
+  TransportWsSession(Peer& peer, Backend& backend, const Options& options,
+                     std::string upgrade_authorization)
+      : Session(peer, backend, options, std::move(upgrade_authorization)) {}
+
+  void OnMessage(std::string_view text) override;
+  void OnTimer() override;
+  void OnNext(const std::string& id, const SharedText& result) override;
+  void OnFailed(const std::string& id, const std::string& errors_body) override;
+
+ private:
+  void OnConnectionInit(const nlohmann::json& message);
+  void OnPing(const nlohmann::json& message, std::string_view type);
+  void OnSubscribe(const nlohmann::json& message);
+  void OnComplete(const nlohmann::json& message);
+  // Closes with 4400 and a reason that names the problem.
+  void Reject(std::string problem);
+
+  bool init_received_ = false;
+  bool acknowledged_ = false;
+};
+
+}  // namespace netgraph::ws
+
+#endif  // NETGRAPH_WS_TRANSPORT_WS_SESSION_H_

@@ -1,0 +1,57 @@
+#include "ws/update.h"
+
+#include <utility>
+
+namespace netgraph::ws {
+
+std::optional<UpdateStamp> Sequencer::Next(std::optional<std::int64_t> publisher_sequence) {
+  if (publisher_sequence) {
+    const std::int64_t number = *publisher_sequence;
+    if (recent_set_.count(number) != 0) return std::nullopt;
+    // A gap, or a publisher that started over: what came in between never arrived here.
+    if (last_publisher_sequence_ && number != *last_publisher_sequence_ + 1) possible_loss_ = true;
+    last_publisher_sequence_ = number;
+    recent_.push_back(number);
+    recent_set_.insert(number);
+    if (recent_.size() > kRemembered) {
+      recent_set_.erase(recent_.front());
+      recent_.pop_front();
+    }
+  }
+  sequence_ += possible_loss_ ? 2 : 1;
+  possible_loss_ = false;
+  return UpdateStamp{sequence_, publisher_sequence};
+}
+
+Result<PublishedUpdate> ParseUpdate(std::string_view payload) {
+  nlohmann::json json = nlohmann::json::parse(payload, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) return Status::Error("the message is not JSON");
+  if (!json.is_object()) return Status::Error("the message is not a JSON object");
+  PublishedUpdate update;
+  auto sequence = json.find("sequence");
+  if (sequence != json.end() && sequence->is_number_integer()) {
+    update.publisher_sequence = sequence->get<std::int64_t>();
+  }
+  update.event = std::move(json);
+  return update;
+}
+
+std::string StampedBody(std::string_view body, const UpdateStamp& stamp) {
+  std::string extensions = R"("extensions":{"sequence":)" + std::to_string(stamp.sequence);
+  if (stamp.publisher_sequence) {
+    extensions += R"(,"publisherSequence":)" + std::to_string(*stamp.publisher_sequence);
+  }
+  extensions += '}';
+  // body is a JSON object: insert before its closing brace.
+  std::size_t close = body.rfind('}');
+  if (close == std::string_view::npos) return std::string(body);
+  std::string stamped;
+  stamped.reserve(body.size() + extensions.size() + 1);
+  stamped.append(body.substr(0, close));
+  if (body.find_first_not_of(" \t\r\n{", 0) < close) stamped += ',';
+  stamped += extensions;
+  stamped.append(body.substr(close));
+  return stamped;
+}
+
+}  // namespace netgraph::ws
