@@ -24,7 +24,7 @@ struct QueueLimits {
 };
 
 struct Options {
-  std::string listen = "/run/netgraph-ws/ws.sock";  // unix socket path or host:port
+  std::string listen = "/run/netgraph/ws.sock";  // unix socket path or host:port
   int listen_backlog = 1024;
   std::size_t max_connections = 10000;
   std::size_t max_operations = 100;            // running subscriptions per connection
