@@ -32,6 +32,7 @@ std::vector<Command> GraphCommands();
 std::vector<Command> TreasuryCommands();
 std::vector<Command> ConfidentialCommands();
 std::vector<Command> ReceiptCommands();
+std::vector<Command> GraphQLCommands();
 
 }  // namespace netgraph::cli
 

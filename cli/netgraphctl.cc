@@ -17,7 +17,7 @@ std::vector<Command> AllCommands() {
                      netgraph::cli::TokenCommands, netgraph::cli::VoucherCommands,
                      netgraph::cli::AdminCommands, netgraph::cli::GraphCommands,
                      netgraph::cli::TreasuryCommands, netgraph::cli::ConfidentialCommands,
-                     netgraph::cli::ReceiptCommands}) {
+                     netgraph::cli::ReceiptCommands, netgraph::cli::GraphQLCommands}) {
     for (Command& c : group()) all.push_back(std::move(c));
   }
   return all;

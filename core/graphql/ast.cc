@@ -23,6 +23,19 @@ SourceLocation Document::Locate(std::uint32_t offset) const {
   return LocateOffset(source_, offset);
 }
 
+const List<const Directive*>* DirectivesOf(const Node& node) {
+  if (const auto* n = node.As<OperationDefinition>()) return &n->directives;
+  if (const auto* n = node.As<VariableDefinition>()) return &n->directives;
+  if (const auto* n = node.As<Selection>()) return &n->directives;
+  if (const auto* n = node.As<FragmentDefinition>()) return &n->directives;
+  if (const auto* n = node.As<SchemaDefinition>()) return &n->directives;
+  if (const auto* n = node.As<TypeDefinition>()) return &n->directives;
+  if (const auto* n = node.As<FieldDefinition>()) return &n->directives;
+  if (const auto* n = node.As<InputValueDefinition>()) return &n->directives;
+  if (const auto* n = node.As<EnumValueDefinition>()) return &n->directives;
+  return nullptr;
+}
+
 std::string_view OperationTypeName(OperationType operation) {
   switch (operation) {
     case OperationType::kQuery:

@@ -438,6 +438,9 @@ struct DirectiveDefinition : Definition {
   List<Name> locations;  // each a valid DirectiveLocation name ("FIELD", ...)
 };
 
+// The directives applied to `node`, or nullptr for a kind of node that takes none.
+const List<const Directive*>* DirectivesOf(const Node& node);
+
 // ---------------------------------------------------------------------------------------------
 
 // A parsed document (see the ownership note at the top). Created by Parse (parser.h).

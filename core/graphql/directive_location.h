@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
+
+#include "core/graphql/ast.h"
 
 namespace netgraph::graphql {
 
@@ -37,6 +40,12 @@ enum class DirectiveLocation : std::uint8_t {
 std::string_view DirectiveLocationName(DirectiveLocation location);
 // The location a name denotes, or nullopt for a name that is none.
 std::optional<DirectiveLocation> DirectiveLocationFromName(std::string_view name);
+
+// Where a directive stands (graphql-js's getDirectiveLocationForASTPath), given the nodes that
+// enclose it, outermost first: the last is the node it applies to. nullopt for a node that takes
+// no directives. An input value definition is an INPUT_FIELD_DEFINITION inside an input object
+// definition (not an extension, as in graphql-js), an ARGUMENT_DEFINITION elsewhere.
+std::optional<DirectiveLocation> DirectiveLocationAt(const std::vector<const ast::Node*>& path);
 
 }  // namespace netgraph::graphql
 

@@ -31,7 +31,7 @@ enum class OperationType { kQuery, kMutation, kSubscription };
 
 struct SourceLocation {
   int line = 0;    // 1-based
-  int column = 0;  // 1-based, in Unicode code points as graphql-js counts them
+  int column = 0;  // 1-based, in UTF-16 code units, as graphql-js counts them
 };
 
 // An error as a response shows it. `path` holds response keys (strings) and list indices (ints).

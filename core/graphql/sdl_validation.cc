@@ -297,68 +297,6 @@ class SdlValidator : public ast::Visitor {
            {type.offset});
   }
 
-  // The location a directive sits at, from the node it applies to (nullopt for none).
-  std::optional<DirectiveLocation> DirectiveLocationOf() const {
-    const std::vector<const ast::Node*>& path = ancestors();
-    const ast::Node& applied_to = *path.back();
-    switch (applied_to.kind) {
-      case NodeKind::kOperationDefinition:
-        switch (static_cast<const ast::OperationDefinition&>(applied_to).operation) {
-          case OperationType::kQuery:
-            return DirectiveLocation::kQuery;
-          case OperationType::kMutation:
-            return DirectiveLocation::kMutation;
-          case OperationType::kSubscription:
-            return DirectiveLocation::kSubscription;
-        }
-        break;
-      case NodeKind::kField:
-        return DirectiveLocation::kField;
-      case NodeKind::kFragmentSpread:
-        return DirectiveLocation::kFragmentSpread;
-      case NodeKind::kInlineFragment:
-        return DirectiveLocation::kInlineFragment;
-      case NodeKind::kFragmentDefinition:
-        return DirectiveLocation::kFragmentDefinition;
-      case NodeKind::kVariableDefinition:
-        return DirectiveLocation::kVariableDefinition;
-      case NodeKind::kSchemaDefinition:
-      case NodeKind::kSchemaExtension:
-        return DirectiveLocation::kSchema;
-      case NodeKind::kScalarTypeDefinition:
-      case NodeKind::kScalarTypeExtension:
-        return DirectiveLocation::kScalar;
-      case NodeKind::kObjectTypeDefinition:
-      case NodeKind::kObjectTypeExtension:
-        return DirectiveLocation::kObject;
-      case NodeKind::kFieldDefinition:
-        return DirectiveLocation::kFieldDefinition;
-      case NodeKind::kInterfaceTypeDefinition:
-      case NodeKind::kInterfaceTypeExtension:
-        return DirectiveLocation::kInterface;
-      case NodeKind::kUnionTypeDefinition:
-      case NodeKind::kUnionTypeExtension:
-        return DirectiveLocation::kUnion;
-      case NodeKind::kEnumTypeDefinition:
-      case NodeKind::kEnumTypeExtension:
-        return DirectiveLocation::kEnum;
-      case NodeKind::kEnumValueDefinition:
-        return DirectiveLocation::kEnumValue;
-      case NodeKind::kInputObjectTypeDefinition:
-      case NodeKind::kInputObjectTypeExtension:
-        return DirectiveLocation::kInputObject;
-      case NodeKind::kInputValueDefinition:
-        // As graphql-js: only fields of an input object definition (not of an extension).
-        return path.size() >= 2 &&
-                       path[path.size() - 2]->kind == NodeKind::kInputObjectTypeDefinition
-                   ? DirectiveLocation::kInputFieldDefinition
-                   : DirectiveLocation::kArgumentDefinition;
-      default:
-        break;
-    }
-    return std::nullopt;
-  }
-
   // KnownDirectivesRule
   void CheckKnownDirective(const ast::Directive& directive) {
     auto facts = directives_.find(directive.name.value);
@@ -367,7 +305,7 @@ class SdlValidator : public ast::Visitor {
              {directive.offset});
       return;
     }
-    std::optional<DirectiveLocation> location = DirectiveLocationOf();
+    std::optional<DirectiveLocation> location = DirectiveLocationAt(ancestors());
     const auto& locations = facts->second.locations;
     if (location && std::find(locations.begin(), locations.end(), *location) == locations.end()) {
       Report("Directive \"@" + std::string(directive.name.value) + "\" may not be used on " +
@@ -379,7 +317,7 @@ class SdlValidator : public ast::Visitor {
   // UniqueDirectivesPerLocationRule: a non-repeatable directive once per location; a type's
   // definition and extensions count as one location, and so do the schema's.
   void CheckUniqueDirectivesPerLocation(const ast::Node& node) {
-    const ast::List<const ast::Directive*>* directives = DirectivesOf(node);
+    const ast::List<const ast::Directive*>* directives = ast::DirectivesOf(node);
     if (directives == nullptr) return;
     std::map<std::string_view, std::uint32_t> local;
     std::map<std::string_view, std::uint32_t>* seen = &local;
@@ -398,19 +336,6 @@ class SdlValidator : public ast::Visitor {
                {it->second, directive->offset});
       }
     }
-  }
-
-  static const ast::List<const ast::Directive*>* DirectivesOf(const ast::Node& node) {
-    if (const auto* n = node.As<ast::OperationDefinition>()) return &n->directives;
-    if (const auto* n = node.As<ast::VariableDefinition>()) return &n->directives;
-    if (const auto* n = node.As<ast::Selection>()) return &n->directives;
-    if (const auto* n = node.As<ast::FragmentDefinition>()) return &n->directives;
-    if (const auto* n = node.As<ast::SchemaDefinition>()) return &n->directives;
-    if (const auto* n = node.As<ast::TypeDefinition>()) return &n->directives;
-    if (const auto* n = node.As<ast::FieldDefinition>()) return &n->directives;
-    if (const auto* n = node.As<ast::InputValueDefinition>()) return &n->directives;
-    if (const auto* n = node.As<ast::EnumValueDefinition>()) return &n->directives;
-    return nullptr;
   }
 
   // PossibleTypeExtensionsRule
@@ -465,8 +390,9 @@ class SdlValidator : public ast::Visitor {
     auto facts = directives_.find(directive.name.value);
     if (facts == directives_.end()) return;
     for (const auto& [name, type] : facts->second.required_arguments) {
-      bool provided = std::any_of(directive.arguments.begin(), directive.arguments.end(),
-                                  [&](const ast::Argument* a) { return a->name.value == name; });
+      bool provided = std::any_of(
+          directive.arguments.begin(), directive.arguments.end(),
+          [&name = name](const ast::Argument* a) { return a->name.value == name; });
       if (provided) continue;
       Report("Directive \"@" + std::string(directive.name.value) + "\" argument " + Quoted(name) +
                  " of type " + Quoted(type) + " is required, but it was not provided.",

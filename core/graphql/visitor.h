@@ -14,6 +14,9 @@ namespace netgraph::graphql::ast {
 
 class Visitor {
  public:
+  // Room for the nesting of typical documents, so that walking them does not allocate as they
+  // deepen.
+  Visitor() { ancestors_.reserve(32); }
   virtual ~Visitor() = default;
 
   // Called before the node's children. Returning false skips the children and the node's Leave,
