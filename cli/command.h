@@ -33,6 +33,7 @@ std::vector<Command> TreasuryCommands();
 std::vector<Command> ConfidentialCommands();
 std::vector<Command> ReceiptCommands();
 std::vector<Command> GraphQLCommands();
+std::vector<Command> GraphQLIntrospectCommands();
 
 }  // namespace netgraph::cli
 

@@ -17,7 +17,8 @@ std::vector<Command> AllCommands() {
                      netgraph::cli::TokenCommands, netgraph::cli::VoucherCommands,
                      netgraph::cli::AdminCommands, netgraph::cli::GraphCommands,
                      netgraph::cli::TreasuryCommands, netgraph::cli::ConfidentialCommands,
-                     netgraph::cli::ReceiptCommands, netgraph::cli::GraphQLCommands}) {
+                     netgraph::cli::ReceiptCommands, netgraph::cli::GraphQLCommands,
+                     netgraph::cli::GraphQLIntrospectCommands}) {
     for (Command& c : group()) all.push_back(std::move(c));
   }
   return all;

@@ -1,0 +1,45 @@
+// The spec's "Execution" section for prepared documents: operation selection, variable coercion,
+// then executing the selection sets (mutation root fields one after the other), completing values
+// (lists, leaves, abstract types, objects) and propagating nulls; and, for subscriptions,
+// CreateSourceStream and MapSourceToResponseEvent. Behaviour and messages follow graphql-js 16.
+//
+// Execution writes the response JSON straight into one string while it walks the plans
+// (selection_plan.h): a field whose value fails is cut back to where it began and becomes null, or,
+// for a non-null field, fails its parent in turn up to the nearest nullable position. Nothing
+// builds a response tree.
+#ifndef NETGRAPH_CORE_GRAPHQL_EXECUTION_EXECUTOR_H_
+#define NETGRAPH_CORE_GRAPHQL_EXECUTION_EXECUTOR_H_
+
+#include <memory>
+
+#include "core/graphql/engine.h"
+#include "core/graphql/execution/bindings.h"
+#include "core/graphql/execution/prepared_document.h"
+
+namespace netgraph::graphql {
+
+class Executor {
+ public:
+  explicit Executor(const Bindings& bindings) : bindings_(bindings) {}
+
+  // A query or a mutation; anything else (an invalid document, no operation, bad variables, a
+  // subscription) is a request error.
+  ExecutionResult Execute(const PreparedDocumentImpl& document, const ExecuteParams& params) const;
+
+  // CreateSourceStream: nullptr with *request_error set when the request cannot subscribe.
+  std::unique_ptr<Subscription> Subscribe(std::shared_ptr<const PreparedDocumentImpl> document,
+                                          const ExecuteParams& params,
+                                          ExecutionResult* request_error) const;
+
+  // MapSourceToResponseEvent for a Subscription this executor created. The subscription root
+  // field's value is `event`; a resolver bound to that field gets `event` as its parent instead.
+  ExecutionResult ExecuteEvent(const Subscription& subscription, const Value& event,
+                               RequestContext* context) const;
+
+ private:
+  const Bindings& bindings_;
+};
+
+}  // namespace netgraph::graphql
+
+#endif  // NETGRAPH_CORE_GRAPHQL_EXECUTION_EXECUTOR_H_

@@ -1,0 +1,112 @@
+#include "core/graphql/execution/prepared_document.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/graphql/visitor.h"
+
+namespace netgraph::graphql {
+
+namespace {
+
+void CollectVariables(const ast::Value& literal, std::vector<std::string_view>* names) {
+  if (const auto* variable = literal.As<ast::Variable>()) {
+    if (std::find(names->begin(), names->end(), variable->name.value) == names->end()) {
+      names->push_back(variable->name.value);
+    }
+  } else if (const auto* list = literal.As<ast::ListValue>()) {
+    for (const ast::Value* item : list->values) CollectVariables(*item, names);
+  } else if (const auto* object = literal.As<ast::ObjectValue>()) {
+    for (const ast::ObjectField* field : object->fields) CollectVariables(*field->value, names);
+  }
+}
+
+// Finds the variables that @skip and @include read.
+class ConditionVariableFinder : public ast::Visitor {
+ public:
+  bool Enter(const ast::Node& node) override {
+    const auto* directive = node.As<ast::Directive>();
+    if (directive == nullptr) return true;
+    if (directive->name.value == "skip" || directive->name.value == "include") {
+      for (const ast::Argument* argument : directive->arguments) {
+        CollectVariables(*argument->value, &names);
+      }
+    }
+    return false;
+  }
+  std::vector<std::string_view> names;
+};
+
+}  // namespace
+
+PreparedDocumentImpl::PreparedDocumentImpl(const void* owner, std::string source,
+                                           std::unique_ptr<const ast::Document> document,
+                                           std::vector<Error> errors)
+    : owner_(owner), document_(std::move(document)), errors_(std::move(errors)) {
+  if (!document_) {
+    source_ = std::move(source);
+    return;
+  }
+  for (const ast::Definition* definition : document_->definitions()) {
+    if (const auto* operation = definition->As<ast::OperationDefinition>()) {
+      operations_.push_back(operation);
+    } else if (const auto* fragment = definition->As<ast::FragmentDefinition>()) {
+      fragments_[fragment->name.value] = fragment;
+    }
+  }
+  ConditionVariableFinder finder;
+  ast::Walk(*document_, &finder);
+  condition_variables_ = std::move(finder.names);
+}
+
+PreparedDocumentImpl::~PreparedDocumentImpl() = default;
+
+const ast::OperationDefinition* PreparedDocumentImpl::SelectOperation(
+    std::optional<std::string_view> operation_name, std::string* error) const {
+  const ast::OperationDefinition* selected = nullptr;
+  for (const ast::OperationDefinition* operation : operations_) {
+    if (!operation_name) {
+      if (selected != nullptr) {
+        *error = "Must provide operation name if query contains multiple operations.";
+        return nullptr;
+      }
+      selected = operation;
+    } else if (!operation->name.empty() && operation->name.value == *operation_name) {
+      selected = operation;
+    }
+  }
+  if (selected == nullptr) {
+    *error = operation_name ? "Unknown operation named \"" + std::string(*operation_name) + "\"."
+                            : "Must provide an operation.";
+  }
+  return selected;
+}
+
+std::optional<OperationType> PreparedDocumentImpl::OperationTypeFor(
+    std::optional<std::string_view> operation_name) const {
+  if (!valid()) return std::nullopt;
+  std::string error;
+  const ast::OperationDefinition* operation = SelectOperation(operation_name, &error);
+  if (operation == nullptr) return std::nullopt;
+  return operation->operation;
+}
+
+const SelectionPlan* PreparedDocumentImpl::FindRootPlan(const ast::OperationDefinition& operation,
+                                                        std::uint64_t condition_key) const {
+  for (const RootPlan& root : root_plans_) {
+    if (root.operation == &operation && root.condition_key == condition_key) {
+      return root.plan.get();
+    }
+  }
+  return nullptr;
+}
+
+const SelectionPlan* PreparedDocumentImpl::KeepRootPlan(
+    const ast::OperationDefinition& operation, std::uint64_t condition_key,
+    std::unique_ptr<SelectionPlan>& plan) const {
+  if (root_plans_.size() >= kMaxRootPlans) return nullptr;
+  root_plans_.push_back(RootPlan{&operation, condition_key, std::move(plan)});
+  return root_plans_.back().plan.get();
+}
+
+}  // namespace netgraph::graphql

@@ -1,0 +1,62 @@
+// Parses arbitrary bytes as a GraphQL document (executable or SDL; the parser reads both), and
+// checks what must hold for any input:
+//  - a syntax error has a message and a location inside the source;
+//  - a parsed document prints to text that parses again and prints the same (print is stable);
+//  - building a schema from it either fails with errors or gives a schema that prints.
+// Sanitizers report memory errors, undefined behaviour and stack exhaustion.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/graphql/build_schema.h"
+#include "core/graphql/parser.h"
+#include "core/graphql/printer.h"
+#include "core/graphql/schema_printer.h"
+
+namespace {
+
+using netgraph::graphql::Error;
+
+[[noreturn]] void Fail(const std::string& what, const std::string& detail) {
+  std::cerr << what << "\n" << detail << "\n";
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  namespace graphql = netgraph::graphql;
+  const std::string source(reinterpret_cast<const char*>(data), size);
+  graphql::ParseOptions options;
+  options.max_tokens = 20000;
+
+  Error error;
+  std::unique_ptr<const graphql::ast::Document> document = graphql::Parse(source, options, &error);
+  if (document == nullptr) {
+    if (error.message.empty()) Fail("a syntax error without a message", source);
+    if (error.locations.size() != 1 || error.locations[0].line < 1 ||
+        error.locations[0].column < 1) {
+      Fail("a syntax error without a location: " + error.message, source);
+    }
+    return 0;
+  }
+
+  const std::string printed = graphql::Print(*document);
+  Error reparse_error;
+  std::unique_ptr<const graphql::ast::Document> reparsed =
+      graphql::Parse(printed, options, &reparse_error);
+  if (reparsed == nullptr) {
+    Fail("printed document does not parse: " + reparse_error.message, printed);
+  }
+  if (graphql::Print(*reparsed) != printed) Fail("print is not stable", printed);
+
+  std::vector<Error> errors;
+  std::unique_ptr<const graphql::Schema> schema = graphql::BuildSchema(source, &errors);
+  if (schema == nullptr && errors.empty()) Fail("a schema build failed without errors", source);
+  if (schema != nullptr) (void)graphql::PrintSchema(*schema);
+  return 0;
+}
