@@ -32,6 +32,7 @@ bool NestsDeeperThan(std::string_view json, std::size_t limit) {
 ClientJson ParseClientJson(std::string_view text, std::size_t max_depth) {
   ClientJson parsed;
   if (NestsDeeperThan(text, max_depth)) {
+    parsed.value = nlohmann::json(nlohmann::json::value_t::discarded);
     parsed.problem = ClientJson::Problem::kTooDeep;
     return parsed;
   }

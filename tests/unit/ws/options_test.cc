@@ -24,7 +24,7 @@ TEST(OptionsTest, DefaultsWhenNothingIsSet) {
   config::Environment env = EnvironmentOf({});
   Options options = Options::FromEnvironment(env);
   EXPECT_TRUE(env.status().ok());
-  EXPECT_EQ(options.listen, "/run/netgraph-ws/ws.sock");
+  EXPECT_EQ(options.listen, "/run/netgraph/ws.sock");
   EXPECT_EQ(options.init_timeout.count(), 3000);
   EXPECT_EQ(options.ping_interval.count(), 30);
   EXPECT_EQ(options.max_connections, 10000u);
