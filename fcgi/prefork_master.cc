@@ -59,7 +59,9 @@ std::string DescribeExit(int status) {
 PreforkMaster::PreforkMaster(PreforkOptions options, std::vector<ChildRole> roles)
     : options_(options), roles_(std::move(roles)) {
   for (const ChildRole& role : roles_) {
-    for (int i = 0; i < role.count; ++i) slots_.push_back(Slot{&role});
+    Slot slot;
+    slot.role = &role;
+    slots_.insert(slots_.end(), static_cast<std::size_t>(role.count), slot);
   }
 }
 
