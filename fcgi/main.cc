@@ -3,14 +3,14 @@
 // NETGRAPH_FCGI_LISTEN, and runs the pre-forking master.
 #include <unistd.h>
 
-#include <cstring>
-#include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/api/service.h"
 #include "core/config/environment.h"
 #include "core/log.h"
+#include "daemon/command_line.h"
 #include "daemon/listen_socket.h"
 #include "fcgi/prefork_master.h"
 #include "fcgi/worker.h"
@@ -26,11 +26,7 @@ constexpr const char* kUsage =
 
 int main(int argc, char** argv) {
   using namespace netgraph;
-  if (argc > 1) {
-    bool help = std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0;
-    (help ? std::cout : std::cerr) << kUsage;
-    return help ? 0 : 2;
-  }
+  if (std::optional<int> answered = daemon::AnswerCommandLine(argc, argv, kUsage)) return *answered;
   log::Init("netgraph-fcgi");
 
   config::Environment env;

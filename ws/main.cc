@@ -9,9 +9,7 @@
 #include <uv.h>
 
 #include <csignal>
-#include <cstring>
 #include <functional>
-#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +18,7 @@
 #include "core/api/service.h"
 #include "core/config/environment.h"
 #include "core/log.h"
+#include "daemon/command_line.h"
 #include "daemon/listen_socket.h"
 #include "daemon/systemd_notify.h"
 #include "ws/backoff.h"
@@ -125,11 +124,7 @@ int Serve(uv_loop_t* loop, netgraph::api::Service& service,
 
 int main(int argc, char** argv) {
   using namespace netgraph;
-  if (argc > 1) {
-    bool help = std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0;
-    (help ? std::cout : std::cerr) << kUsage;
-    return help ? 0 : 2;
-  }
+  if (std::optional<int> answered = daemon::AnswerCommandLine(argc, argv, kUsage)) return *answered;
   log::Init("netgraph-ws");
 
   config::Environment env;
