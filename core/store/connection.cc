@@ -5,10 +5,22 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 #include <utility>
+
+#include "core/log.h"
 
 namespace netgraph::store {
 namespace {
+
+// Server notices ("relation ... already exists, skipping") would otherwise go straight to stderr
+// in libpq's format; warnings stay visible, the rest is detail.
+void LogServerNotice(void*, const char* message) {
+  std::string_view text(message);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  log::Write(text.starts_with("WARNING") ? log::Level::kWarn : log::Level::kDebug,
+             "PostgreSQL " + std::string(text));
+}
 
 constexpr Statement kServerVersion{"server_version", "SELECT current_setting('server_version')"};
 
@@ -106,6 +118,7 @@ Status Connection::Open() {
     Close();
     return Status::Error("PostgreSQL connection failed: " + message);
   }
+  PQsetNoticeProcessor(conn_, LogServerNotice, nullptr);
   for (const std::string& channel : listening_) {
     if (Status s = Simple(("LISTEN " + channel).c_str()); !s.ok()) {
       Close();
