@@ -92,7 +92,7 @@ test('SIGHUP replaces every worker one by one while requests keep succeeding', a
   assert.equal(failures, 0);
 });
 
-test('SIGTERM stops a pool gracefully and leaves no process behind', async () => {
+test('SIGTERM lets an in-flight request finish, then stops the pool and leaves no process behind', async () => {
   const socket = path.join(runDir, 'sigterm-test.sock');
   const pool = spawn(path.join(repo, 'build', 'bin', 'netgraph-fcgi'), [], {
     env: { ...process.env, NETGRAPH_FCGI_LISTEN: socket, NETGRAPH_WORKERS: '3' },
@@ -102,7 +102,20 @@ test('SIGTERM stops a pool gracefully and leaves no process behind', async () =>
   await waitFor(() => existsSync(socket) && childrenOf(pool.pid).length === 4, { what: 'the pool' });
   const children = childrenOf(pool.pid);
   const exited = new Promise((resolve) => pool.on('exit', (code, signal) => resolve({ code, signal })));
+  // A worker has accepted this request and waits for its body when SIGTERM arrives.
+  let sendBody;
+  const inFlight = fastcgiRequest(socket, {
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query: '{ graphdbStatus { connected } }' }),
+    hold: new Promise((resolve) => { sendBody = resolve; }),
+  });
+  await new Promise((resolve) => setTimeout(resolve, 200));
   pool.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  sendBody();
+  const response = await inFlight;
+  assert.equal(response.status, 200);
+  assert.deepEqual(JSON.parse(response.body), { data: { graphdbStatus: { connected: true } } });
   const { code } = await exited;
   assert.equal(code, 0);
   for (const pid of children) assert.equal(isAlive(pid), false, `child ${pid} is gone`);

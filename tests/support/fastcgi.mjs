@@ -38,7 +38,11 @@ function nameValue(name, value) {
 }
 
 // Sends one request to the pool at unix socket `socketPath`; resolves to {status, headers, body}.
-export function fastcgiRequest(socketPath, { method = 'POST', path = '/graphql', headers = {}, body = '' }) {
+// With `hold` (a promise), the body is sent only once it settles: the request is then in flight,
+// accepted by a worker, for as long as the caller wants.
+export function fastcgiRequest(socketPath, {
+  method = 'POST', path = '/graphql', headers = {}, body = '', hold,
+}) {
   const payload = Buffer.from(body);
   const params = {
     REQUEST_METHOD: method,
@@ -56,15 +60,18 @@ export function fastcgiRequest(socketPath, { method = 'POST', path = '/graphql',
   }
   const begin = Buffer.alloc(8);
   begin.writeUInt16BE(RESPONDER, 0);
-  const request = Buffer.concat([
+  const head = Buffer.concat([
     record(BEGIN_REQUEST, begin),
     record(PARAMS, Buffer.concat(Object.entries(params).map(([k, v]) => nameValue(k, v)))),
     record(PARAMS),
-    ...(payload.length ? [record(STDIN, payload)] : []),
-    record(STDIN),
   ]);
+  const stdin = Buffer.concat([...(payload.length ? [record(STDIN, payload)] : []), record(STDIN)]);
   return new Promise((resolve, reject) => {
-    const socket = net.createConnection(socketPath, () => socket.write(request));
+    const socket = net.createConnection(socketPath, async () => {
+      socket.write(head);
+      if (hold) await hold;
+      socket.write(stdin);
+    });
     let buffer = Buffer.alloc(0);
     const stdout = [];
     socket.on('data', (data) => {
