@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -222,4 +222,32 @@ test('with PostgreSQL unreachable /health is 503 and graphdbStatus says so; both
   await relay.reopen();
   await waitFor(async () => (await health(socket)).status === 200, { what: 'health back to 200' });
   assert.equal((await databaseStatus(socket)).connected, true);
+});
+
+test('under systemd socket activation the pool serves on the socket it is handed (LISTEN_FDS)', async (t) => {
+  const activated = path.join(runDir, 'activated-test.sock');
+  const unused = path.join(runDir, 'activation-unused.sock');
+  // systemd-socket-activate binds the socket, and on the first connection runs the pool with it as
+  // fd 3, LISTEN_FDS=1 and LISTEN_PID set, as systemd does; it passes on only the -E variables.
+  const environment = Object.entries({ ...process.env, NETGRAPH_WORKERS: '2', NETGRAPH_FCGI_LISTEN: unused })
+    .filter(([name]) => /^(NETGRAPH_|DATABASE_URL$|REDIS_URL$|PG)/.test(name))
+    .flatMap(([name, value]) => ['-E', `${name}=${value}`]);
+  rmSync(activated, { force: true });  // an inherited socket is systemd's to remove, not the pool's
+  const launcher = spawn('systemd-socket-activate', ['-l', activated, ...environment,
+    path.join(repo, 'build', 'bin', 'netgraph-fcgi')], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => launcher.on('exit', resolve));
+  t.after(async () => {
+    launcher.kill('SIGTERM');
+    await exited;
+    rmSync(activated, { force: true });
+  });
+  await waitFor(() => existsSync(activated), { what: 'the activation socket' });
+
+  const first = await health(activated);
+  assert.equal(first.status, 200);
+  assert.equal(first.body.status, 'ok');
+  // The pool (exec'd in the launcher's place) runs its workers and the relay on the inherited socket.
+  await waitFor(() => childrenOf(launcher.pid).length === 3, { what: 'the workers' });
+  assert.deepEqual(await databaseStatus(activated), { connected: true, version: first.body.postgres.version });
+  assert.equal(existsSync(unused), false, 'NETGRAPH_FCGI_LISTEN is ignored when systemd passes a socket');
 });
