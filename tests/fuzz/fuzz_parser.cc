@@ -1,7 +1,9 @@
 // Parses arbitrary bytes as a GraphQL document (executable or SDL; the parser reads both), and
 // checks what must hold for any input:
 //  - a syntax error has a message and a location inside the source;
-//  - a parsed document prints to text that parses again and prints the same (print is stable);
+//  - a parsed document prints to text that parses again and prints the same (print is stable),
+//    unless it mixes executable and type-system definitions (see MixesDefinitionKinds), whose
+//    printed text need not even parse;
 //  - building a schema from it either fails with errors or gives a schema that prints.
 // Sanitizers report memory errors, undefined behaviour and stack exhaustion.
 #include <cstddef>
@@ -26,6 +28,20 @@ using netgraph::graphql::Error;
   std::abort();
 }
 
+// graphql-js's print writes an anonymous query without variables or directives as a bare
+// selection set. After a type definition without a body (`input A @d`) that selection set reads
+// back as the type's fields, so the printed text of such a mixed document is another document (or
+// none), in graphql-js as here. Mixed documents are invalid in either role (validation refuses type
+// definitions, a schema refuses operations), so stability is only required of the others.
+bool MixesDefinitionKinds(const netgraph::graphql::ast::Document& document) {
+  bool executable = false;
+  bool type_system = false;
+  for (const netgraph::graphql::ast::Definition* definition : document.definitions()) {
+    (definition->is_executable() ? executable : type_system) = true;
+  }
+  return executable && type_system;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -46,13 +62,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   const std::string printed = graphql::Print(*document);
-  Error reparse_error;
-  std::unique_ptr<const graphql::ast::Document> reparsed =
-      graphql::Parse(printed, options, &reparse_error);
-  if (reparsed == nullptr) {
-    Fail("printed document does not parse: " + reparse_error.message, printed);
+  if (!MixesDefinitionKinds(*document)) {
+    Error reparse_error;
+    std::unique_ptr<const graphql::ast::Document> reparsed =
+        graphql::Parse(printed, options, &reparse_error);
+    if (reparsed == nullptr) {
+      Fail("printed document does not parse: " + reparse_error.message, printed);
+    }
+    if (graphql::Print(*reparsed) != printed) Fail("print is not stable", printed);
   }
-  if (graphql::Print(*reparsed) != printed) Fail("print is not stable", printed);
 
   std::vector<Error> errors;
   std::unique_ptr<const graphql::Schema> schema = graphql::BuildSchema(source, &errors);
