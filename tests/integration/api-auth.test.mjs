@@ -8,7 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { childrenOf, graphql, netgraphctl, repo, runDir, waitFor } from '../support/stack.mjs';
-import { fastcgiRequest } from '../support/fastcgi.mjs';
+import { fastcgiGraphql } from '../support/fastcgi.mjs';
 import { claimsFor, devKey, now, signJwt, tokenFor } from '../support/jwt.mjs';
 import { CLAIM, PORTFOLIO, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
 
@@ -140,12 +140,9 @@ after(async () => {
 });
 
 async function rs256Portfolio(token) {
-  const response = await fastcgiRequest(socket, {
-    headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: PORTFOLIO }),
-  });
-  assert.equal(response.status, 200);
-  return JSON.parse(response.body).data.getUserPortfolio;
+  const { status, body } = await fastcgiGraphql(socket, PORTFOLIO, { token });
+  assert.equal(status, 200);
+  return body.data.getUserPortfolio;
 }
 
 function rs256(kid, claims, key = keys[kid]?.privateKey) {

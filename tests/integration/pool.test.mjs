@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import {
   baseUrl, childrenOf, graphql, isAlive, readPid, repo, runDir, waitFor, wsUrl,
 } from '../support/stack.mjs';
-import { fastcgiRequest } from '../support/fastcgi.mjs';
+import { fastcgiGraphql, fastcgiRequest } from '../support/fastcgi.mjs';
 
 test('GET /health answers 200 with the state of PostgreSQL and Redis', async () => {
   const response = await fetch(`${baseUrl}/health`);
@@ -179,12 +179,9 @@ const health = async (socket) => {
   return { status: response.status, body: JSON.parse(response.body) };
 };
 const databaseStatus = async (socket) => {
-  const response = await fastcgiRequest(socket, {
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: '{ graphdbStatus { connected version } }' }),
-  });
-  assert.equal(response.status, 200);
-  return JSON.parse(response.body).data.graphdbStatus;
+  const { status, body } = await fastcgiGraphql(socket, '{ graphdbStatus { connected version } }');
+  assert.equal(status, 200);
+  return body.data.graphdbStatus;
 };
 
 test('workers reconnect to PostgreSQL after their connections are cut, without a failed request', async (t) => {

@@ -102,3 +102,17 @@ export function fastcgiRequest(socketPath, {
     socket.on('error', reject);
   });
 }
+
+// POSTs a GraphQL request (JSON in, JSON out) to the pool at `socketPath`, with a bearer token when
+// given; resolves to {status, body} with the body parsed.
+export async function fastcgiGraphql(socketPath, query, { token } = {}) {
+  const response = await fastcgiRequest(socketPath, {
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
+    body: JSON.stringify({ query }),
+  });
+  return { status: response.status, body: JSON.parse(response.body) };
+}
