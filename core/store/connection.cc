@@ -63,14 +63,14 @@ const char* BeginStatement(Isolation isolation) {
 
 ConnectionOptions ConnectionOptions::FromEnvironment(config::Environment& env) {
   ConnectionOptions options;
-  constexpr std::int64_t kHour = 3600 * 1000;
-  options.statement_timeout_ms =
-      env.Int("NETGRAPH_DB_STATEMENT_TIMEOUT_MS", options.statement_timeout_ms, 0, kHour);
-  options.lock_timeout_ms = env.Int("NETGRAPH_DB_LOCK_TIMEOUT_MS", options.lock_timeout_ms, 0, kHour);
-  options.idle_in_transaction_timeout_ms = env.Int("NETGRAPH_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS",
-                                                   options.idle_in_transaction_timeout_ms, 0, kHour);
-  options.tcp_user_timeout_ms =
-      env.Int("NETGRAPH_DB_TCP_USER_TIMEOUT_MS", options.tcp_user_timeout_ms, 0, kHour);
+  constexpr std::int64_t kHourMs = 3600 * 1000;
+  auto read = [&env](const char* name, std::int64_t* milliseconds) {
+    *milliseconds = env.Int(name, *milliseconds, 0, kHourMs);
+  };
+  read("NETGRAPH_DB_STATEMENT_TIMEOUT_MS", &options.statement_timeout_ms);
+  read("NETGRAPH_DB_LOCK_TIMEOUT_MS", &options.lock_timeout_ms);
+  read("NETGRAPH_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", &options.idle_in_transaction_timeout_ms);
+  read("NETGRAPH_DB_TCP_USER_TIMEOUT_MS", &options.tcp_user_timeout_ms);
   return options;
 }
 
@@ -103,7 +103,9 @@ Result<std::vector<std::pair<std::string, std::string>>> ConnectionParameters(
 
   std::vector<std::pair<std::string, std::string>> parameters{{"dbname", conninfo}};
   auto add = [&](const char* keyword, std::int64_t value) {
-    if (value > 0 && !operator_value(keyword)) parameters.emplace_back(keyword, std::to_string(value));
+    if (value > 0 && !operator_value(keyword)) {
+      parameters.emplace_back(keyword, std::to_string(value));
+    }
   };
   add("connect_timeout", kConnectTimeoutSeconds);
   if (!operator_value("application_name")) parameters.emplace_back("application_name", "netgraph");
@@ -115,7 +117,9 @@ Result<std::vector<std::pair<std::string, std::string>>> ConnectionParameters(
 
   std::string settings;
   auto set = [&settings](const char* name, std::int64_t milliseconds) {
-    if (milliseconds > 0) settings += "-c " + std::string(name) + "=" + std::to_string(milliseconds) + " ";
+    if (milliseconds > 0) {
+      settings.append("-c ").append(name).append("=").append(std::to_string(milliseconds)) += ' ';
+    }
   };
   set("statement_timeout", options.statement_timeout_ms);
   set("lock_timeout", options.lock_timeout_ms);

@@ -1,4 +1,4 @@
-// store::Connection against the PostgreSQL that DATABASE_URL names: transactions and session limits.
+// store::Connection against the PostgreSQL that DATABASE_URL names: transactions, session limits.
 #include "core/store/connection.h"
 
 #include <gtest/gtest.h>
@@ -65,12 +65,12 @@ class ConnectionTest : public ::testing::Test {
 
 TEST_F(ConnectionTest, ABodyThatThrowsIsRolledBackAndNeverCommittedLater) {
   Connection db(url_);
-  EXPECT_THROW(db.InTransaction(Isolation::kReadCommitted,
-                                [&]() -> Status {
-                                  EXPECT_TRUE(db.Execute(kInsert, {"2", "written, then thrown"}).ok());
-                                  EXPECT_TRUE(db.Run(kLockFirst).ok());
-                                  throw std::runtime_error("the body fails");
-                                }),
+  auto write_lock_and_throw = [&]() -> Status {
+    EXPECT_TRUE(db.Execute(kInsert, {"2", "written, then thrown"}).ok());
+    EXPECT_TRUE(db.Run(kLockFirst).ok());
+    throw std::runtime_error("the body fails");
+  };
+  EXPECT_THROW(db.InTransaction(Isolation::kReadCommitted, write_lock_and_throw),
                std::runtime_error);
   EXPECT_FALSE(db.in_transaction());
 
