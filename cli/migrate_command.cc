@@ -16,7 +16,13 @@ int Migrate(Arguments& arguments) {
     return kExitUsage;
   }
   config::Environment env;
-  store::Connection database(env.String("DATABASE_URL", "postgresql:///netgraph"));
+  // A migration may rewrite a big table, and it waits for another migrator's lock: the limits meant
+  // for requests (core/store/connection.h) would cut it short.
+  store::ConnectionOptions migration_limits;
+  migration_limits.statement_timeout_ms = 0;
+  migration_limits.lock_timeout_ms = 0;
+  store::Connection database(env.String("DATABASE_URL", "postgresql:///netgraph"),
+                             migration_limits);
   if (status_only) {
     Result<int> version = store::SchemaVersion(database);
     if (!version.ok()) {

@@ -23,6 +23,31 @@ std::string_view LevelName(Level level) {
 
 }  // namespace
 
+std::string EscapeControlCharacters(std::string_view message) {
+  while (!message.empty() && (message.back() == '\n' || message.back() == '\r')) {
+    message.remove_suffix(1);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string escaped;
+  escaped.reserve(message.size());
+  for (char c : message) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte != 0x7f) {
+      escaped.push_back(c);
+    } else if (c == '\n') {
+      escaped.append("\\n");
+    } else if (c == '\r') {
+      escaped.append("\\r");
+    } else if (c == '\t') {
+      escaped.append("\\t");
+    } else {
+      escaped.append("\\x").push_back(kHex[byte >> 4]);
+      escaped.push_back(kHex[byte & 0xf]);
+    }
+  }
+  return escaped;
+}
+
 void Init(std::string_view program) {
   g_program = std::string(program);
   const char* level = std::getenv("NETGRAPH_LOG_LEVEL");
@@ -38,8 +63,8 @@ void Write(Level level, std::string_view message) {
   std::string line;
   line.reserve(message.size() + g_program.size() + 24);
   line.append(LevelName(level)).append(" ").append(g_program).append("[");
-  line.append(std::to_string(::getpid())).append("]: ").append(message);
-  if (line.empty() || line.back() != '\n') line.push_back('\n');
+  line.append(std::to_string(::getpid())).append("]: ").append(EscapeControlCharacters(message));
+  line.push_back('\n');
   // A lost log line is not worth failing a request over.
   (void)!::write(STDERR_FILENO, line.data(), line.size());
 }

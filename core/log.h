@@ -1,9 +1,12 @@
 // One-line logs on stderr, which systemd's journal (or the stack's log files) collects:
 // "<level> <program>[<pid>]: <message>". Lines at or above NETGRAPH_LOG_LEVEL (debug, info, warn,
 // error; default info) are written with a single write(2), so lines of forked workers never mix.
+// One event is one line: control characters in a message (libpq's multi-line errors, input quoted
+// in a message) are written escaped, so nothing can split a line or forge the next one.
 #ifndef NETGRAPH_CORE_LOG_H_
 #define NETGRAPH_CORE_LOG_H_
 
+#include <string>
 #include <string_view>
 
 namespace netgraph::log {
@@ -14,6 +17,9 @@ enum class Level { kDebug, kInfo, kWarn, kError };
 void Init(std::string_view program);
 
 void Write(Level level, std::string_view message);
+// `message` without trailing line breaks and with every other control character escaped: "\n",
+// "\r", "\t", and "\xHH" for the rest (below 0x20, and DEL).
+std::string EscapeControlCharacters(std::string_view message);
 inline void Debug(std::string_view message) { Write(Level::kDebug, message); }
 inline void Info(std::string_view message) { Write(Level::kInfo, message); }
 inline void Warn(std::string_view message) { Write(Level::kWarn, message); }

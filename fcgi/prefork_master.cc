@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,14 +39,21 @@ void InstallHandlers() {
   for (int s : kHandledSignals) ::sigaction(s, &action, nullptr);
 }
 
-// What a forked worker starts from: default dispositions and none of the master's plumbing.
-void ResetInChild() {
+// What a forked worker starts from: default dispositions, none of the master's plumbing, and an end
+// when `master` ends. Outside systemd nothing else stops the workers of a master that was killed:
+// they would go on serving the inherited socket unsupervised. SIGTERM lets a worker finish the
+// request in hand.
+void ResetInChild(pid_t master) {
   struct sigaction action {};
   action.sa_handler = SIG_DFL;
   sigemptyset(&action.sa_mask);
   for (int s : kHandledSignals) ::sigaction(s, &action, nullptr);
   ::close(g_signal_pipe[0]);
   ::close(g_signal_pipe[1]);
+  // After the reset, so the signal never reaches the master's handler copied into this child.
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  // A master that died before prctl() can no longer signal its death; the child was re-parented.
+  if (::getppid() != master) ::_exit(1);
 }
 
 std::string DescribeExit(int status) {
@@ -66,6 +74,7 @@ PreforkMaster::PreforkMaster(PreforkOptions options, std::vector<ChildRole> role
 }
 
 void PreforkMaster::Spawn(int index) {
+  const pid_t master = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) {
     log::Error(std::string("fork failed: ") + std::strerror(errno));
@@ -74,7 +83,7 @@ void PreforkMaster::Spawn(int index) {
   }
   Slot& slot = slots_[static_cast<std::size_t>(index)];
   if (pid == 0) {
-    ResetInChild();
+    ResetInChild(master);
     ::_exit(slot.role->main());
   }
   slot.pid = pid;

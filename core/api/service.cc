@@ -19,6 +19,7 @@ std::string_view ServiceSchema() { return EmbeddedSchema().front().content; }
 Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   ServiceConfig config;
   config.database_url = env.String("DATABASE_URL", "postgresql:///netgraph");
+  config.database = store::ConnectionOptions::FromEnvironment(env);
   Result<store::RedisAddress> redis =
       store::RedisAddress::Parse(env.String("REDIS_URL", "redis://127.0.0.1:6379"));
   graphql::Limits& limits = config.engine.limits;
@@ -54,7 +55,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
                  auth::TokenVerifier verifier, std::unique_ptr<domain::ConfidentialLedger> ledger)
     : engine_(std::move(engine)),
       verifier_(std::move(verifier)),
-      database_(config.database_url),
+      database_(config.database_url, config.database),
       redis_(config.redis),
       claim_policy_(config.claims),
       relay_options_(config.relay),

@@ -32,6 +32,7 @@ namespace netgraph::api {
 
 struct ServiceConfig {
   std::string database_url;  // DATABASE_URL
+  store::ConnectionOptions database;  // NETGRAPH_DB_*
   store::RedisAddress redis;  // REDIS_URL
   graphql::EngineOptions engine;
   auth::AuthConfig auth;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -20,6 +21,24 @@ void LogServerNotice(void*, const char* message) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
   log::Write(text.starts_with("WARNING") ? log::Level::kWarn : log::Level::kDebug,
              "PostgreSQL " + std::string(text));
+}
+
+// libpq's parameters that are not settings: a dead server found within ~5 s of connecting, or
+// within ~25 s (idle 10 s, then 3 probes 5 s apart) on an idle connection. DATABASE_URL overrides.
+constexpr int kConnectTimeoutSeconds = 5;
+constexpr int kKeepalivesIdleSeconds = 10;
+constexpr int kKeepalivesIntervalSeconds = 5;
+constexpr int kKeepalivesCount = 3;
+
+std::string WithoutTrailingSpace(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+// libpq's rule for when a "dbname" is itself a connection string to expand.
+bool IsConnectionString(std::string_view conninfo) {
+  return conninfo.find('=') != std::string_view::npos || conninfo.starts_with("postgresql://") ||
+         conninfo.starts_with("postgres://");
 }
 
 constexpr Statement kServerVersion{"server_version", "SELECT current_setting('server_version')"};
@@ -41,6 +60,79 @@ const char* BeginStatement(Isolation isolation) {
 }
 
 }  // namespace
+
+ConnectionOptions ConnectionOptions::FromEnvironment(config::Environment& env) {
+  ConnectionOptions options;
+  constexpr std::int64_t kHourMs = 3600 * 1000;
+  auto read = [&env](const char* name, std::int64_t* milliseconds) {
+    *milliseconds = env.Int(name, *milliseconds, 0, kHourMs);
+  };
+  read("NETGRAPH_DB_STATEMENT_TIMEOUT_MS", &options.statement_timeout_ms);
+  read("NETGRAPH_DB_LOCK_TIMEOUT_MS", &options.lock_timeout_ms);
+  read("NETGRAPH_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", &options.idle_in_transaction_timeout_ms);
+  read("NETGRAPH_DB_TCP_USER_TIMEOUT_MS", &options.tcp_user_timeout_ms);
+  return options;
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> ConnectionParameters(
+    const std::string& conninfo, const ConnectionOptions& options) {
+  PQconninfoOption* given = nullptr;
+  if (IsConnectionString(conninfo)) {
+    char* error = nullptr;
+    given = PQconninfoParse(conninfo.c_str(), &error);
+    if (given == nullptr) {
+      std::string message = error == nullptr ? "out of memory" : WithoutTrailingSpace(error);
+      PQfreemem(error);
+      return Status::Error("DATABASE_URL does not parse: " + message);
+    }
+  }
+  PQconninfoOption* defaults = PQconndefaults();
+  // What the operator set for `keyword`: in the connection string, or in libpq's environment
+  // variable for it (which a parameter given here would shadow).
+  auto operator_value = [&](std::string_view keyword) -> std::optional<std::string> {
+    for (PQconninfoOption* o = given; o != nullptr && o->keyword != nullptr; ++o) {
+      if (keyword == o->keyword && o->val != nullptr && *o->val != '\0') return o->val;
+    }
+    for (PQconninfoOption* o = defaults; o != nullptr && o->keyword != nullptr; ++o) {
+      if (keyword != o->keyword || o->envvar == nullptr) continue;
+      const char* value = std::getenv(o->envvar);
+      if (value != nullptr && *value != '\0') return value;
+    }
+    return std::nullopt;
+  };
+
+  std::vector<std::pair<std::string, std::string>> parameters{{"dbname", conninfo}};
+  auto add = [&](const char* keyword, std::int64_t value) {
+    if (value > 0 && !operator_value(keyword)) {
+      parameters.emplace_back(keyword, std::to_string(value));
+    }
+  };
+  add("connect_timeout", kConnectTimeoutSeconds);
+  if (!operator_value("application_name")) parameters.emplace_back("application_name", "netgraph");
+  add("keepalives", 1);
+  add("keepalives_idle", kKeepalivesIdleSeconds);
+  add("keepalives_interval", kKeepalivesIntervalSeconds);
+  add("keepalives_count", kKeepalivesCount);
+  add("tcp_user_timeout", options.tcp_user_timeout_ms);
+
+  std::string settings;
+  auto set = [&settings](const char* name, std::int64_t milliseconds) {
+    if (milliseconds > 0) {
+      settings.append("-c ").append(name).append("=").append(std::to_string(milliseconds)) += ' ';
+    }
+  };
+  set("statement_timeout", options.statement_timeout_ms);
+  set("lock_timeout", options.lock_timeout_ms);
+  set("idle_in_transaction_session_timeout", options.idle_in_transaction_timeout_ms);
+  // The server applies -c settings in order, so the operator's own come last and win.
+  if (std::optional<std::string> own = operator_value("options")) settings += *own;
+  settings = WithoutTrailingSpace(std::move(settings));
+  if (!settings.empty()) parameters.emplace_back("options", settings);
+
+  PQconninfoFree(given);
+  PQconninfoFree(defaults);
+  return parameters;
+}
 
 Rows::Rows(pg_result* result) : result_(result) {}
 Rows::Rows(Rows&& other) noexcept : result_(std::exchange(other.result_, nullptr)) {}
@@ -90,8 +182,8 @@ std::optional<std::int64_t> Rows::OptionalInt(int row, int column) const {
   return Int(row, column);
 }
 
-Connection::Connection(std::string conninfo, int connect_timeout_seconds)
-    : conninfo_(std::move(conninfo)), connect_timeout_seconds_(connect_timeout_seconds) {}
+Connection::Connection(std::string conninfo, ConnectionOptions options)
+    : conninfo_(std::move(conninfo)), options_(options) {}
 
 Connection::~Connection() { Close(); }
 
@@ -106,15 +198,21 @@ void Connection::Close() {
 
 Status Connection::Open() {
   Close();
-  const std::string timeout = std::to_string(connect_timeout_seconds_);
-  // Later keywords override what the expanded DATABASE_URL says.
-  const char* keywords[] = {"dbname", "connect_timeout", "application_name", nullptr};
-  const char* values[] = {conninfo_.c_str(), timeout.c_str(), "netgraph", nullptr};
-  conn_ = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  Result<std::vector<std::pair<std::string, std::string>>> parameters =
+      ConnectionParameters(conninfo_, options_);
+  if (!parameters.ok()) return parameters.status();
+  std::vector<const char*> keywords;
+  std::vector<const char*> values;
+  for (const auto& [keyword, value] : *parameters) {
+    keywords.push_back(keyword.c_str());
+    values.push_back(value.c_str());
+  }
+  keywords.push_back(nullptr);
+  values.push_back(nullptr);
+  conn_ = PQconnectdbParams(keywords.data(), values.data(), /*expand_dbname=*/1);
   if (conn_ == nullptr) return Status::Error("PostgreSQL: out of memory");
   if (PQstatus(conn_) != CONNECTION_OK) {
-    std::string message = PQerrorMessage(conn_);
-    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    std::string message = WithoutTrailingSpace(PQerrorMessage(conn_));
     Close();
     return Status::Error("PostgreSQL connection failed: " + message);
   }
@@ -216,7 +314,12 @@ Status Connection::InTransaction(Isolation isolation, const std::function<Status
       return s;
     }
     in_transaction_ = true;
-    outcome = body();
+    try {
+      outcome = body();
+    } catch (...) {
+      Abandon();
+      throw;
+    }
     if (outcome.ok()) {
       outcome = Simple("COMMIT");
       in_transaction_ = false;
@@ -226,8 +329,7 @@ Status Connection::InTransaction(Isolation isolation, const std::function<Status
       }
     } else {
       const DatabaseError cause = last_error_;
-      if (!cause.connection_lost) (void)Simple("ROLLBACK");
-      in_transaction_ = false;
+      Abandon();
       last_error_ = cause;
       // The server rolled back a transaction whose connection broke: running it again is safe.
       if (cause.connection_lost) continue;
@@ -235,6 +337,13 @@ Status Connection::InTransaction(Isolation isolation, const std::function<Status
     if (!IsRetryableConflict(last_error_.sqlstate)) return outcome;
   }
   return outcome;
+}
+
+void Connection::Abandon() {
+  in_transaction_ = false;
+  if (connected() && Simple("ROLLBACK").ok() && PQtransactionStatus(conn_) == PQTRANS_IDLE) return;
+  // The server rolls back the transaction of a session that ends.
+  Close();
 }
 
 Status Connection::ExecuteScript(const std::string& sql) {

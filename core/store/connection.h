@@ -1,6 +1,8 @@
 // One PostgreSQL connection (libpq) as a worker process holds it: statements are prepared once per
 // connection, parameters are always bound (never spliced into SQL), a lost connection is re-opened on
 // the next use, and a transaction that loses a serialization race is retried from the start.
+// Every session runs under the limits of ConnectionOptions, so a blocked lock, a runaway statement
+// or a silently lost server costs a request seconds instead of holding a worker for minutes.
 //
 // Not thread-safe: each process (or thread) owns its Connection.
 #ifndef NETGRAPH_CORE_STORE_CONNECTION_H_
@@ -12,8 +14,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "core/config/environment.h"
 #include "core/status.h"
 
 struct pg_conn;
@@ -67,10 +71,31 @@ struct DatabaseError {
   bool connection_lost = false;
 };
 
+// Limits for each session (docs/operations.md). 0 leaves a limit to the server's (or libpq's)
+// own setting. What DATABASE_URL (or libpq's environment variable for it, such as PGOPTIONS) sets
+// explicitly wins over these; server settings the operator put in `options` come after ours.
+struct ConnectionOptions {
+  std::int64_t statement_timeout_ms = 5000;             // SQLSTATE 57014 when exceeded
+  std::int64_t lock_timeout_ms = 2000;                  // SQLSTATE 55P03 when exceeded
+  std::int64_t idle_in_transaction_timeout_ms = 10000;  // the server then ends the session
+  // How long sent data may stay unacknowledged before the link counts as dead (a partitioned
+  // server would otherwise hold a worker for the kernel's ~15 minutes of retransmissions).
+  std::int64_t tcp_user_timeout_ms = 10000;
+
+  // NETGRAPH_DB_* settings; a bad value is recorded in `env`.
+  static ConnectionOptions FromEnvironment(config::Environment& env);
+};
+
+// The libpq keyword/value pairs a connection is opened with: "dbname" carrying `conninfo` (which
+// libpq expands), then each of `options` that the operator did not set. Fails when `conninfo`
+// does not parse.
+Result<std::vector<std::pair<std::string, std::string>>> ConnectionParameters(
+    const std::string& conninfo, const ConnectionOptions& options);
+
 class Connection {
  public:
   // `conninfo`: a libpq connection string or URI (DATABASE_URL).
-  explicit Connection(std::string conninfo, int connect_timeout_seconds = 5);
+  explicit Connection(std::string conninfo, ConnectionOptions options = {});
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -91,7 +116,9 @@ class Connection {
 
   // Runs `body` in a transaction at `isolation` and commits when it returns Ok. A serialization
   // failure or deadlock (40001, 40P01) anywhere in it rolls back and runs `body` again, up to
-  // `max_attempts` times; any other failure rolls back and is returned.
+  // `max_attempts` times; any other failure rolls back and is returned. An exception thrown by
+  // `body` rolls back too (or, when ROLLBACK fails, closes the connection, which ends the transaction
+  // on the server) and propagates: nothing of that attempt is ever committed.
   Status InTransaction(Isolation isolation, const std::function<Status()>& body, int max_attempts = 5);
   bool in_transaction() const { return in_transaction_; }
 
@@ -110,9 +137,11 @@ class Connection {
   void Close();
   Result<Rows> RunOnce(const Statement& statement, const std::vector<Param>& params);
   Status Simple(const char* sql);
+  // Ends the open transaction without committing, whatever state the connection is in.
+  void Abandon();
 
   std::string conninfo_;
-  int connect_timeout_seconds_;
+  ConnectionOptions options_;
   pg_conn* conn_ = nullptr;
   std::vector<std::string> prepared_;  // names prepared on this connection
   std::vector<std::string> listening_;  // channels to LISTEN on after each (re)connect

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -247,4 +247,34 @@ test('under systemd socket activation the pool serves on the socket it is handed
   await waitFor(() => childrenOf(launcher.pid).length === 3, { what: 'the workers' });
   assert.deepEqual(await databaseStatus(activated), { connected: true, version: first.body.postgres.version });
   assert.equal(existsSync(unused), false, 'NETGRAPH_FCGI_LISTEN is ignored when systemd passes a socket');
+});
+
+// Running, as opposed to gone or a zombie nobody has reaped yet.
+function running(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+test('without systemd, the workers and the relay end when their master is killed outright', async (t) => {
+  const socket = path.join(runDir, 'orphans-test.sock');
+  const pool = spawn(path.join(repo, 'build', 'bin', 'netgraph-fcgi'), [], {
+    env: { ...process.env, NETGRAPH_FCGI_LISTEN: socket, NETGRAPH_WORKERS: '2' },
+    stdio: 'ignore',
+  });
+  const exited = new Promise((resolve) => pool.on('exit', resolve));
+  let children = [];
+  t.after(() => {
+    for (const pid of children.filter(running)) process.kill(pid, 'SIGKILL');
+    rmSync(socket, { force: true });  // the killed master could not remove it
+  });
+  // Two workers and the outbox relay.
+  await waitFor(() => existsSync(socket) && childrenOf(pool.pid).length === 3, { what: 'the pool' });
+  children = childrenOf(pool.pid);
+  pool.kill('SIGKILL');
+  await exited;
+  await waitFor(() => !children.some(running), { timeoutMs: 15000, what: 'the orphans to end' });
 });

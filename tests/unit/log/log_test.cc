@@ -1,0 +1,46 @@
+#include "core/log.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace netgraph::log {
+namespace {
+
+// What Write puts on stderr for `message`.
+std::string WrittenLine(std::string_view message) {
+  testing::internal::CaptureStderr();
+  Write(Level::kError, message);
+  return testing::internal::GetCapturedStderr();
+}
+
+TEST(LogTest, OneEventIsOneLineWhenTheMessageHasLineBreaks) {
+  // The shape of a libpq error: several lines, ending in a newline.
+  const std::string line = WrittenLine(
+      "PostgreSQL connection failed: connection to server failed\nIs the server running?\n");
+  ASSERT_FALSE(line.empty());
+  EXPECT_EQ(line.find('\n'), line.size() - 1) << line;
+  EXPECT_NE(line.find("connection to server failed\\nIs the server running?"), std::string::npos)
+      << line;
+  EXPECT_EQ(line.substr(line.size() - 2), "?\n") << "the trailing break is dropped, not escaped";
+}
+
+TEST(LogTest, AMessageCannotForgeTheNextLine) {
+  const std::string line = WrittenLine("bad code 'x'\rerror netgraph-fcgi[1]: forged\n\tmore");
+  EXPECT_EQ(line.find('\n'), line.size() - 1) << line;
+  EXPECT_EQ(line.find('\r'), std::string::npos) << line;
+  EXPECT_EQ(line.find('\t'), std::string::npos) << line;
+  EXPECT_NE(line.find("'x'\\rerror netgraph-fcgi[1]: forged\\n\\tmore"), std::string::npos) << line;
+}
+
+TEST(LogTest, EscapesEveryControlCharacter) {
+  EXPECT_EQ(EscapeControlCharacters(std::string("a\x01" "b\x1b[31m\x7f" "c\0d", 13)),
+            "a\\x01b\\x1b[31m\\x7fc\\x00d");
+  EXPECT_EQ(EscapeControlCharacters("line 1\r\nline 2\n\n"), "line 1\\r\\nline 2");
+  EXPECT_EQ(EscapeControlCharacters("plain text, UTF-8 \xc3\xa9 and \\ kept"),
+            "plain text, UTF-8 \xc3\xa9 and \\ kept");
+  EXPECT_EQ(EscapeControlCharacters(""), "");
+}
+
+}  // namespace
+}  // namespace netgraph::log
