@@ -14,6 +14,13 @@ namespace netgraph::api {
 
 const std::vector<EmbeddedFile>& EmbeddedSchema();  // generated from schema.graphql
 
+namespace {
+
+// A flood of bad tokens writes about two lines a minute per process (core/auth/rejection_log.h).
+constexpr std::chrono::seconds kRejectionLogInterval{60};
+
+}  // namespace
+
 std::string_view ServiceSchema() { return EmbeddedSchema().front().content; }
 
 Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
@@ -55,6 +62,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
                  auth::TokenVerifier verifier, std::unique_ptr<domain::ConfidentialLedger> ledger)
     : engine_(std::move(engine)),
       verifier_(std::move(verifier)),
+      rejections_(kRejectionLogInterval),
       database_(config.database_url, config.database),
       redis_(config.redis),
       claim_policy_(config.claims),
@@ -97,7 +105,7 @@ std::unique_ptr<RequestScope> Service::NewRequest(std::string_view authorization
                  : Result<auth::Identity>(token.status());
   if (!identity.ok()) {
     // The caller only ever learns "Authentication required"; the reason is for the operator.
-    log::Info("rejected credentials: " + identity.status().message());
+    rejections_.Record(identity.status().message());
     return std::make_unique<RequestScope>(*this, Credentials::kInvalid, std::nullopt);
   }
   return std::make_unique<RequestScope>(*this, Credentials::kValid, std::move(identity.value()));

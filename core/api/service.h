@@ -15,6 +15,7 @@
 
 #include "core/auth/auth_config.h"
 #include "core/auth/identity.h"
+#include "core/auth/rejection_log.h"
 #include "core/auth/token_verifier.h"
 #include "core/config/environment.h"
 #include "core/domain/confidential_ledger.h"
@@ -110,6 +111,7 @@ class Service {
 
   std::unique_ptr<graphql::Engine> engine_;
   auth::TokenVerifier verifier_;
+  auth::RejectionLog rejections_;
   store::Connection database_;
   store::RedisClient redis_;
   domain::ClaimPolicy claim_policy_;

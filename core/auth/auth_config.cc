@@ -47,6 +47,8 @@ Result<AuthConfig> LoadAuthConfig(config::Environment& env) {
 
   config.issuer = Optional(env, "NETGRAPH_JWT_ISSUER");
   config.audience = Optional(env, "NETGRAPH_JWT_AUDIENCE");
+  config.allow_any_issuer_audience =
+      env.Bool("NETGRAPH_JWT_ALLOW_ANY_ISSUER_AUDIENCE", config.allow_any_issuer_audience);
   config.leeway_seconds = env.Int("NETGRAPH_JWT_LEEWAY_SECONDS", config.leeway_seconds, 0,
                                   AuthConfig::kMaxLeewaySeconds);
   config.max_token_bytes = env.Int("NETGRAPH_JWT_MAX_BYTES", config.max_token_bytes, 512, 65536);

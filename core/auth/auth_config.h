@@ -8,9 +8,15 @@
 //   NETGRAPH_JWT_JWKS_FILE        JWKS JSON file ({"keys":[...]}) instead of the PEM file; a
 //                                 token's `kid` header picks the key. Keys whose kty/crv/alg/use
 //                                 do not fit the algorithm are ignored. Set exactly one of the two.
-//   NETGRAPH_JWT_ISSUER           When set, a token's `iss` must equal it exactly.
-//   NETGRAPH_JWT_AUDIENCE         When set, a token's `aud` (a string or an array of strings) must
-//                                 equal or contain it.
+//   NETGRAPH_JWT_ISSUER           A token's `iss` must equal it exactly.
+//   NETGRAPH_JWT_AUDIENCE         A token's `aud` (a string or an array of strings) must equal or
+//                                 contain it.
+//   NETGRAPH_JWT_ALLOW_ANY_ISSUER_AUDIENCE
+//                                 Boolean, default off. A TokenVerifier refuses to be created
+//                                 without both settings above (RFC 8725, sections 3.8 and 3.9: a
+//                                 token the same identity provider issued for another application
+//                                 must not pass), unless this says the deployment accepts any
+//                                 issuer and audience; then whichever of the two is set is checked.
 //   NETGRAPH_JWT_LEEWAY_SECONDS   Clock skew allowed on exp, nbf and iat: 0..600, default 60.
 //   NETGRAPH_ADMIN_ROLE_CLAIM     Optional `claim=value`, e.g. `roles=admin`: a token whose claim
 //                                 equals the value, or is an array containing it, is an admin's.
@@ -50,6 +56,7 @@ struct AuthConfig {
   std::string jwks_file;
   std::optional<std::string> issuer;
   std::optional<std::string> audience;
+  bool allow_any_issuer_audience = false;
   std::int64_t leeway_seconds = 60;
   std::optional<AdminRoleClaim> admin_role_claim;
   std::int64_t max_token_bytes = 8192;

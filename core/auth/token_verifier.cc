@@ -97,6 +97,12 @@ Result<TokenVerifier> TokenVerifier::Create(const AuthConfig& config) {
   };
 
   if (path.empty()) return Status::Error(std::string(variable) + " is not set");
+  if ((!config.issuer || !config.audience) && !config.allow_any_issuer_audience) {
+    return Status::Error(
+        "set NETGRAPH_JWT_ISSUER and NETGRAPH_JWT_AUDIENCE to the identity provider's issuer and "
+        "this service's audience (RFC 8725, sections 3.8 and 3.9), or "
+        "NETGRAPH_JWT_ALLOW_ANY_ISSUER_AUDIENCE=on to accept tokens for any issuer and audience");
+  }
   Result<std::string> content = ReadKeyFile(path);
   if (!content.ok()) return failure(content.status());
 

@@ -13,8 +13,8 @@
 //   4. calls jwt_decode with that key (never NULL) and checks jwt_get_alg is still the pinned
 //      algorithm, so an HS256 token signed with the public key's PEM text cannot pass;
 //   5. checks the claims: exp required and now < exp + leeway; nbf, when present,
-//      now >= nbf - leeway; iat, when present, iat <= now + leeway; iss and aud when configured
-//      (aud a string or an array); sub a non-empty string.
+//      now >= nbf - leeway; iat, when present, iat <= now + leeway; iss and aud (aud a string or
+//      an array), both configured unless the deployment allows any; sub a non-empty string.
 // Steps 2-4 are skipped for a token that passed them recently (see verified_token_cache.h): the
 // claims of step 5 are checked on every call.
 // Error messages name the reason for the logs ("token expired", "unknown kid 'k2'", "algorithm
@@ -44,6 +44,8 @@ class TokenVerifier {
  public:
   // Reads and converts the configured key file once. Errors name the file and the reason (cannot
   // be read, not a PEM public key, not JSON, no key for the algorithm, wrong key type or size...).
+  // Errors too when the issuer or the audience is not configured, unless the configuration
+  // explicitly allows any (AuthConfig::allow_any_issuer_audience).
   static Result<TokenVerifier> Create(const AuthConfig& config);
 
   TokenVerifier(TokenVerifier&&) noexcept;

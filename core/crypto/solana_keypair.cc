@@ -2,12 +2,12 @@
 
 #include <fcntl.h>
 #include <openssl/crypto.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
 namespace netgraph::crypto {
 namespace {
@@ -16,6 +16,69 @@ namespace {
 constexpr std::size_t kMaxFileSize = 4096;
 
 void Wipe(std::string& text) { OPENSSL_cleanse(text.data(), text.size()); }
+
+// Reads the 64 numbers straight into `seed` and `public_key`. A general JSON parser would leave
+// copies of the seed behind in memory it frees without wiping (its arrays grow by reallocation).
+// Accepts what JSON accepts for this shape: whitespace, '[', 64 integers 0..255 (no leading
+// zeros, sign, fraction or exponent) separated by ',', then ']'.
+Status ParseKeypairNumbers(std::string_view json, Bytes32& seed, Bytes32& public_key) {
+  const Status not_an_array = Status::Error("a Solana keypair must be a JSON array of 64 numbers");
+  const Status not_a_byte = Status::Error("a Solana keypair must hold integers from 0 to 255");
+  std::size_t at = 0;
+  auto skip_space = [&] {
+    while (at < json.size() && std::string_view(" \t\n\r").find(json[at]) != json.npos) ++at;
+  };
+  auto consume = [&](char expected) {
+    skip_space();
+    if (at == json.size() || json[at] != expected) return false;
+    ++at;
+    return true;
+  };
+  if (!consume('[')) return not_an_array;
+  for (std::size_t i = 0; i < 64; ++i) {
+    if (i > 0 && !consume(',')) return not_an_array;
+    skip_space();
+    const std::size_t begin = at;
+    while (at < json.size() && std::string_view("0123456789+-.eE").find(json[at]) != json.npos) {
+      ++at;
+    }
+    const std::string_view number = json.substr(begin, at - begin);
+    if (number.empty()) return not_an_array;
+    if (number.size() > 3 || (number.size() > 1 && number[0] == '0') ||
+        number.find_first_not_of("0123456789") != number.npos) {
+      return not_a_byte;
+    }
+    unsigned value = 0;
+    for (char digit : number) value = value * 10 + static_cast<unsigned>(digit - '0');
+    if (value > 255) return not_a_byte;
+    (i < 32 ? seed[i] : public_key[i - 32]) = static_cast<std::uint8_t>(value);
+  }
+  if (!consume(']')) return not_an_array;
+  skip_space();
+  return at == json.size() ? Status::Ok() : not_an_array;
+}
+
+// As ssh does for private keys: a secret that other users can read, or that another user could
+// have written, is refused rather than used.
+Status CheckPrivateFile(int fd, const std::filesystem::path& path) {
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    return Status::Error("cannot stat keypair file " + path.string() + ": " +
+                         std::strerror(errno));
+  }
+  if (info.st_uid != ::geteuid()) {
+    return Status::Error("keypair file " + path.string() + " is owned by uid " +
+                         std::to_string(info.st_uid) + ", not by this process's user (uid " +
+                         std::to_string(::geteuid()) + "); chown it to the service user");
+  }
+  if ((info.st_mode & 077) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
+    return Status::Error("keypair file " + path.string() + " is accessible by group or others " +
+                         "(mode " + mode + "); it holds a secret key: chmod 600 it");
+  }
+  return Status::Ok();
+}
 
 }  // namespace
 
@@ -30,20 +93,10 @@ std::string ToSolanaKeypairJson(const Ed25519Keypair& keypair) {
 }
 
 Result<Ed25519Keypair> ParseSolanaKeypairJson(std::string_view json) {
-  nlohmann::json array = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
-  if (!array.is_array() || array.size() != 64) {
-    return Status::Error("a Solana keypair must be a JSON array of 64 numbers");
-  }
-  Bytes32 seed, public_key;
-  for (std::size_t i = 0; i < 64; ++i) {
-    const nlohmann::json& number = array[i];
-    if (!number.is_number_integer() || number.get<std::int64_t>() < 0 ||
-        number.get<std::int64_t>() > 255) {
-      return Status::Error("a Solana keypair must hold integers from 0 to 255");
-    }
-    (i < 32 ? seed[i] : public_key[i - 32]) = static_cast<std::uint8_t>(number.get<int>());
-  }
-  Result<Ed25519Keypair> keypair = Ed25519Keypair::FromSeed(seed);
+  Bytes32 seed{}, public_key{};
+  Status parsed = ParseKeypairNumbers(json, seed, public_key);
+  Result<Ed25519Keypair> keypair =
+      parsed.ok() ? Ed25519Keypair::FromSeed(seed) : Result<Ed25519Keypair>(parsed);
   OPENSSL_cleanse(seed.data(), seed.size());
   if (keypair.ok() && keypair->public_key() != public_key) {
     return Status::Error("the Solana keypair's public key does not match its secret key");
@@ -52,18 +105,33 @@ Result<Ed25519Keypair> ParseSolanaKeypairJson(std::string_view json) {
 }
 
 Result<Ed25519Keypair> ReadSolanaKeypairFile(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Status::Error("cannot open keypair file " + path.string());
-  // One fixed buffer, never reallocated, so no unwiped copy of the secret is left behind.
+  // The checks and the read use one descriptor, so the file checked is the file read.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return Status::Error("cannot open keypair file " + path.string() + ": " +
+                         std::strerror(errno));
+  }
+  Status usable = CheckPrivateFile(fd, path);
+  // One fixed buffer, never reallocated, and no stream buffer in between, so no unwiped copy of
+  // the secret is left behind.
   std::string text(kMaxFileSize + 1, '\0');
-  file.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (file.bad()) return Status::Error("cannot read keypair file " + path.string());
-  text.resize(static_cast<std::size_t>(file.gcount()));
-  Result<Ed25519Keypair> keypair = text.size() > kMaxFileSize
-                                       ? Result<Ed25519Keypair>(Status::Error("file is too large"))
-                                       : ParseSolanaKeypairJson(text);
+  std::size_t size = 0;
+  while (usable.ok() && size < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + size, text.size() - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) usable = Status::Error("cannot read keypair file " + path.string());
+    if (n <= 0) break;
+    size += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  Result<Ed25519Keypair> keypair =
+      !usable.ok()          ? Result<Ed25519Keypair>(usable)
+      : size > kMaxFileSize ? Result<Ed25519Keypair>(Status::Error("file is too large"))
+                            : ParseSolanaKeypairJson(std::string_view(text).substr(0, size));
   Wipe(text);
-  if (!keypair.ok()) return Status::Error(path.string() + ": " + keypair.status().message());
+  if (!keypair.ok() && usable.ok()) {
+    return Status::Error(path.string() + ": " + keypair.status().message());
+  }
   return keypair;
 }
 

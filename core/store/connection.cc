@@ -41,7 +41,19 @@ bool IsConnectionString(std::string_view conninfo) {
          conninfo.starts_with("postgres://");
 }
 
-constexpr Statement kServerVersion{"server_version", "SELECT current_setting('server_version')"};
+constexpr Statement kServerVersion{"server_version_num",
+                                   "SELECT current_setting('server_version_num')::int"};
+
+// "15.18": the exact build and platform (server_version reads "15.18 (Debian 15.18-0+deb12u1)")
+// are not for anonymous callers of graphdbStatus and /health.
+std::string MajorMinorVersion(std::int64_t server_version_num) {
+  // Since PostgreSQL 10 the number is major * 10000 + minor; before, it was
+  // major * 10000 + second part * 100 + minor, and the "major" was the first two parts.
+  const std::int64_t first = server_version_num / 10000;
+  const std::int64_t second =
+      first >= 10 ? server_version_num % 10000 : server_version_num / 100 % 100;
+  return std::to_string(first) + "." + std::to_string(second);
+}
 
 bool IsRetryableConflict(const std::string& sqlstate) {
   return sqlstate == "40001" || sqlstate == "40P01";  // serialization failure, deadlock
@@ -381,8 +393,10 @@ Result<bool> Connection::AwaitNotification(std::chrono::milliseconds timeout) {
 Result<std::string> Connection::ServerVersion() {
   Result<Rows> rows = Run(kServerVersion);
   if (!rows.ok()) return rows.status();
-  if (rows->empty()) return Status::Error("server_version: no row");
-  return std::string(rows->Text(0, 0));
+  if (rows->empty()) return Status::Error("server_version_num: no row");
+  std::optional<std::int64_t> number = rows->OptionalInt(0, 0);
+  if (!number) return Status::Error("server_version_num: NULL");
+  return MajorMinorVersion(*number);
 }
 
 }  // namespace netgraph::store

@@ -103,7 +103,7 @@ class Connection {
   // Opens the connection if it is not open or was lost. Cheap when open.
   Status EnsureConnected();
   bool connected() const;
-  // The server's version string (SHOW server_version).
+  // The server's major.minor version, e.g. "15.18" (from server_version_num).
   Result<std::string> ServerVersion();
 
   // Runs a prepared statement. Outside a transaction, a statement that finds the connection lost is

@@ -31,6 +31,7 @@ TEST(AuthConfigTest, DefaultsWithOnlyAKeyFile) {
   EXPECT_EQ(config->jwks_file, "");
   EXPECT_EQ(config->issuer, std::nullopt);
   EXPECT_EQ(config->audience, std::nullopt);
+  EXPECT_FALSE(config->allow_any_issuer_audience);
   EXPECT_EQ(config->leeway_seconds, 60);
   EXPECT_FALSE(config->admin_role_claim.has_value());
   EXPECT_EQ(config->max_token_bytes, 8192);
@@ -41,6 +42,7 @@ TEST(AuthConfigTest, ReadsEverySetting) {
                                            {"NETGRAPH_JWT_JWKS_FILE", "/etc/jwks.json"},
                                            {"NETGRAPH_JWT_ISSUER", "privy.io"},
                                            {"NETGRAPH_JWT_AUDIENCE", "app-1"},
+                                           {"NETGRAPH_JWT_ALLOW_ANY_ISSUER_AUDIENCE", "on"},
                                            {"NETGRAPH_JWT_LEEWAY_SECONDS", "0"},
                                            {"NETGRAPH_ADMIN_ROLE_CLAIM", "groups=ops=admin"},
                                            {"NETGRAPH_JWT_MAX_BYTES", "4096"}});
@@ -51,6 +53,7 @@ TEST(AuthConfigTest, ReadsEverySetting) {
   EXPECT_EQ(config->jwks_file, "/etc/jwks.json");
   EXPECT_EQ(config->issuer, "privy.io");
   EXPECT_EQ(config->audience, "app-1");
+  EXPECT_TRUE(config->allow_any_issuer_audience);
   EXPECT_EQ(config->leeway_seconds, 0);
   ASSERT_TRUE(config->admin_role_claim.has_value());
   EXPECT_EQ(config->admin_role_claim->name, "groups");

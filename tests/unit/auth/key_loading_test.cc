@@ -20,10 +20,17 @@ using ::testing::StartsWith;
 using testing::TempDir;
 using json = nlohmann::json;
 
+// These tests are about the key files, so the configuration accepts any issuer and audience.
+AuthConfig AnyIssuerAudience() {
+  AuthConfig config;
+  config.allow_any_issuer_audience = true;
+  return config;
+}
+
 class KeyLoadingTest : public ::testing::Test {
  protected:
   std::string CreateErrorWithPem(std::string_view pem, JwtAlgorithm algorithm) {
-    AuthConfig config;
+    AuthConfig config = AnyIssuerAudience();
     config.algorithm = algorithm;
     config.public_key_file = dir_.Write("key.pem", pem);
     Result<TokenVerifier> verifier = TokenVerifier::Create(config);
@@ -31,7 +38,7 @@ class KeyLoadingTest : public ::testing::Test {
     return verifier.status().message();
   }
   std::string CreateErrorWithJwks(std::string_view jwks, JwtAlgorithm algorithm) {
-    AuthConfig config;
+    AuthConfig config = AnyIssuerAudience();
     config.algorithm = algorithm;
     config.jwks_file = dir_.Write("jwks.json", jwks);
     Result<TokenVerifier> verifier = TokenVerifier::Create(config);
@@ -43,7 +50,7 @@ class KeyLoadingTest : public ::testing::Test {
 };
 
 TEST_F(KeyLoadingTest, AcceptsMatchingPemKeys) {
-  AuthConfig config;
+  AuthConfig config = AnyIssuerAudience();
   config.public_key_file = dir_.Write("ec.pem", PublicPem(EcKey()));
   EXPECT_TRUE(TokenVerifier::Create(config).ok());
   config.algorithm = JwtAlgorithm::kRS256;
@@ -52,7 +59,7 @@ TEST_F(KeyLoadingTest, AcceptsMatchingPemKeys) {
 }
 
 TEST_F(KeyLoadingTest, MissingFile) {
-  AuthConfig config;
+  AuthConfig config = AnyIssuerAudience();
   config.public_key_file = (dir_.path() / "absent.pem").string();
   Result<TokenVerifier> verifier = TokenVerifier::Create(config);
   ASSERT_FALSE(verifier.ok());
@@ -61,7 +68,7 @@ TEST_F(KeyLoadingTest, MissingFile) {
 }
 
 TEST_F(KeyLoadingTest, UnreadableFile) {
-  AuthConfig config;
+  AuthConfig config = AnyIssuerAudience();
   config.jwks_file = dir_.path().string();  // a directory opens but cannot be read
   Result<TokenVerifier> verifier = TokenVerifier::Create(config);
   ASSERT_FALSE(verifier.ok());

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <jwt.h>
 
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "core/auth/libjwt_handles.h"
 #include "tests/unit/auth/test_crypto.h"
@@ -12,6 +14,7 @@
 namespace netgraph::auth {
 namespace {
 
+using ::testing::AllOf;
 using testing::Base64UrlEncode;
 using testing::EcdsaForm;
 using testing::EcKey;
@@ -44,13 +47,16 @@ json With(json claims, const std::string& name, json value) {
 
 class TokenVerifierTest : public ::testing::Test {
  protected:
+  // Most tests are about something else than iss and aud, so they accept any.
   AuthConfig EcPemConfig() {
     AuthConfig config;
     config.public_key_file = dir_.Write("ec.pem", PublicPem(EcKey()));
+    config.allow_any_issuer_audience = true;
     return config;
   }
   AuthConfig JwksConfig(JwtAlgorithm algorithm, const std::vector<json>& keys) {
     AuthConfig config;
+    config.allow_any_issuer_audience = true;
     config.algorithm = algorithm;
     config.jwks_file = dir_.Write("jwks.json", json{{"keys", keys}}.dump());
     return config;
@@ -89,6 +95,7 @@ TEST_F(TokenVerifierTest, AcceptsAnIndependentlySignedEs256Token) {
 
 TEST_F(TokenVerifierTest, AcceptsAnIndependentlySignedRs256Token) {
   AuthConfig config;
+  config.allow_any_issuer_audience = true;
   config.algorithm = JwtAlgorithm::kRS256;
   config.public_key_file = dir_.Write("rsa.pem", PublicPem(RsaKey()));
   Result<Identity> identity =
@@ -202,6 +209,7 @@ TEST_F(TokenVerifierTest, RejectsOtherAlgorithmsThanThePinnedOne) {
             "token header has no alg");
 
   AuthConfig rsa;
+  rsa.allow_any_issuer_audience = true;
   rsa.algorithm = JwtAlgorithm::kRS256;
   rsa.public_key_file = dir_.Write("rsa.pem", PublicPem(RsaKey()));
   EXPECT_EQ(Rejection(Verifier(rsa), SignJws(Header("ES256"), Claims(), EcKey())),
@@ -361,6 +369,26 @@ TEST_F(TokenVerifierTest, LeewayBoundaries) {
   ExpectAccepted(no_leeway, token("nbf", kNowSeconds));
   EXPECT_THAT(Rejection(no_leeway, token("nbf", kNowSeconds + 1)),
               StartsWith("token not valid before"));
+}
+
+TEST_F(TokenVerifierTest, NeedsIssuerAndAudienceUnlessAnyIsExplicitlyAllowed) {
+  AuthConfig config = EcPemConfig();
+  config.allow_any_issuer_audience = false;
+  using Setting = std::optional<std::string>;
+  for (auto [issuer, audience] : {std::pair<Setting, Setting>{},
+                                  std::pair<Setting, Setting>{"https://idp.example", {}},
+                                  std::pair<Setting, Setting>{{}, "app-1"}}) {
+    config.issuer = issuer;
+    config.audience = audience;
+    Result<TokenVerifier> verifier = TokenVerifier::Create(config);
+    ASSERT_FALSE(verifier.ok());
+    EXPECT_THAT(verifier.status().message(),
+                AllOf(HasSubstr("NETGRAPH_JWT_ISSUER"), HasSubstr("NETGRAPH_JWT_AUDIENCE"),
+                      HasSubstr("NETGRAPH_JWT_ALLOW_ANY_ISSUER_AUDIENCE")));
+  }
+  config.issuer = "https://idp.example";
+  config.audience = "app-1";
+  EXPECT_TRUE(TokenVerifier::Create(config).ok());
 }
 
 TEST_F(TokenVerifierTest, ChecksTheIssuerWhenConfigured) {

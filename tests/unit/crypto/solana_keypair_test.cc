@@ -2,6 +2,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -64,6 +65,10 @@ TEST(SolanaKeypairTest, RejectsMalformedKeypairs) {
   EXPECT_FALSE(ParseSolanaKeypairJson(std::string(json).replace(1, 3, "256")).ok());
   EXPECT_FALSE(ParseSolanaKeypairJson(std::string(json).replace(1, 3, "-1")).ok());
   EXPECT_FALSE(ParseSolanaKeypairJson(std::string(json).replace(1, 3, "1.5")).ok());
+  EXPECT_FALSE(ParseSolanaKeypairJson(std::string(json).replace(1, 3, "1e2")).ok());
+  EXPECT_FALSE(ParseSolanaKeypairJson(std::string(json).replace(1, 3, "0157")).ok());
+  EXPECT_FALSE(ParseSolanaKeypairJson(json + ",").ok());
+  EXPECT_FALSE(ParseSolanaKeypairJson(json.substr(0, json.size() - 1) + ",1]").ok());
   EXPECT_FALSE(ParseSolanaKeypairJson(std::string(json).replace(1, 3, "\"9\"")).ok());
 }
 
@@ -97,9 +102,39 @@ TEST(SolanaKeypairTest, ReadErrorsNameTheFile) {
   ASSERT_FALSE(missing.ok());
   EXPECT_THAT(missing.status().message(), HasSubstr(file.path().string()));
   std::ofstream(file.path()) << "[1,2]";
+  ASSERT_EQ(::chmod(file.path().c_str(), 0600), 0);  // rewriting below keeps the mode
   EXPECT_THAT(ReadSolanaKeypairFile(file.path()).status().message(), HasSubstr("64 numbers"));
   std::ofstream(file.path()) << std::string(5000, ' ');
   EXPECT_THAT(ReadSolanaKeypairFile(file.path()).status().message(), HasSubstr("too large"));
+}
+
+TEST(SolanaKeypairTest, RefusesFilesOthersCanReadLikeSsh) {
+  TempPath file("shared");
+  Result<Ed25519Keypair> keypair = Ed25519Keypair::Generate();
+  ASSERT_TRUE(WriteSolanaKeypairFile(file.path(), *keypair).ok());
+  for (mode_t mode : {0644, 0640, 0604, 0620}) {
+    ASSERT_EQ(::chmod(file.path().c_str(), mode), 0);
+    Result<Ed25519Keypair> read = ReadSolanaKeypairFile(file.path());
+    ASSERT_FALSE(read.ok()) << std::oct << mode;
+    EXPECT_THAT(read.status().message(), HasSubstr(file.path().string()));
+    EXPECT_THAT(read.status().message(), HasSubstr("accessible by group or others"));
+    EXPECT_THAT(read.status().message(), HasSubstr("chmod 600"));
+  }
+  ASSERT_EQ(::chmod(file.path().c_str(), 0400), 0);
+  EXPECT_TRUE(ReadSolanaKeypairFile(file.path()).ok());
+}
+
+TEST(SolanaKeypairTest, RefusesFilesOwnedByAnotherUser) {
+  TempPath file("foreign");
+  Result<Ed25519Keypair> keypair = Ed25519Keypair::Generate();
+  ASSERT_TRUE(WriteSolanaKeypairFile(file.path(), *keypair).ok());
+  const uid_t other = ::geteuid() == 65534 ? 65533 : 65534;
+  if (::chown(file.path().c_str(), other, static_cast<gid_t>(-1)) != 0) {
+    GTEST_SKIP() << "only root can give a file to another user";
+  }
+  Result<Ed25519Keypair> read = ReadSolanaKeypairFile(file.path());
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(read.status().message(), HasSubstr("is owned by uid " + std::to_string(other)));
 }
 
 TEST(SolanaKeypairTest, DevelopmentKeyIsCreatedOnceThenReused) {
