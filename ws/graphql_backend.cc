@@ -17,18 +17,25 @@ std::string RequestError(std::string_view message) {
 
 }  // namespace
 
-GraphqlBackend::GraphqlBackend(api::Service& service,
+GraphqlBackend::GraphqlBackend(api::Service& service, std::chrono::seconds token_leeway,
                                std::function<void(const std::string&)> listen)
     : service_(service),
+      token_leeway_(token_leeway),
       listen_(std::move(listen)),
       anonymous_(service.NewRequest("")),
       hub_(*this) {}
 
-std::unique_ptr<graphql::RequestContext> GraphqlBackend::Authenticate(
-    std::string_view authorization) {
+Authentication GraphqlBackend::Authenticate(std::string_view authorization) {
   std::unique_ptr<api::RequestScope> scope = service_.NewRequest(authorization);
-  if (scope->credentials() == api::Credentials::kInvalid) return nullptr;
-  return scope;
+  if (scope->credentials() == api::Credentials::kInvalid) return {};
+  Authentication authentication;
+  if (const auth::Identity* identity = scope->identity()) {
+    // The same instant as the verifier's: a token is accepted while now < exp + leeway.
+    authentication.remaining = std::chrono::ceil<std::chrono::milliseconds>(
+        identity->expires_at + token_leeway_ - std::chrono::system_clock::now());
+  }
+  authentication.context = std::move(scope);
+  return authentication;
 }
 
 StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,

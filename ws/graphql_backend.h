@@ -7,6 +7,7 @@
 #ifndef NETGRAPH_WS_GRAPHQL_BACKEND_H_
 #define NETGRAPH_WS_GRAPHQL_BACKEND_H_
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -22,7 +23,9 @@ namespace netgraph::ws {
 class GraphqlBackend final : public Backend, public EventExecutor {
  public:
   // `listen` is called with each new subscription's topic: the Redis channel to subscribe to.
-  GraphqlBackend(api::Service& service, std::function<void(const std::string&)> listen);
+  // `token_leeway`: NETGRAPH_JWT_LEEWAY_SECONDS, how long after its exp a token is still accepted.
+  GraphqlBackend(api::Service& service, std::chrono::seconds token_leeway,
+                 std::function<void(const std::string&)> listen);
 
   // A message was published on Redis `channel`: one update for the subscriptions fed by it.
   void OnPublished(std::string_view channel, std::string_view payload);
@@ -30,7 +33,7 @@ class GraphqlBackend final : public Backend, public EventExecutor {
   void OnResubscribed() { sequencer_.MarkPossibleLoss(); }
 
   // Backend
-  std::unique_ptr<graphql::RequestContext> Authenticate(std::string_view authorization) override;
+  Authentication Authenticate(std::string_view authorization) override;
   StartResult Start(Subscriber& subscriber, const std::string& id, const OperationRequest& request,
                     graphql::RequestContext* context) override;
   void Stop(Subscriber& subscriber, const std::string& id) override;
@@ -42,6 +45,7 @@ class GraphqlBackend final : public Backend, public EventExecutor {
 
  private:
   api::Service& service_;
+  std::chrono::seconds token_leeway_;
   std::function<void(const std::string&)> listen_;
   std::unique_ptr<api::RequestScope> anonymous_;  // the context of shared executions
   Sequencer sequencer_;

@@ -22,12 +22,15 @@ void LegacyWsSession::OnTimer() {
   if (!acknowledged_) {
     return peer_.Close(close_code::kInitTimeout, "Connection initialisation timeout");
   }
+  if (CloseIfExpired()) return;
+  // A wake-up for the expiry that came a little early sends one "ka" more: harmless.
   peer_.Send(Message("ka"));
-  peer_.SetTimer(options_.legacy_keepalive);
+  ArmTimer(options_.legacy_keepalive);
 }
 
 void LegacyWsSession::OnNext(const std::string& id, const SharedText& result) {
-  if (running_.count(id) != 0) peer_.Send(OperationMessage("data", id, result));
+  if (running_.count(id) == 0 || CloseIfExpired()) return;
+  peer_.Send(OperationMessage("data", id, result));
 }
 
 void LegacyWsSession::OnFailed(const std::string& id, const std::string& errors_body) {
@@ -39,17 +42,15 @@ void LegacyWsSession::OnFailed(const std::string& id, const std::string& errors_
 void LegacyWsSession::OnConnectionInit(const nlohmann::json& message) {
   const nlohmann::json* payload = JsonMember(message, "payload");
   if (!Authenticate(payload != nullptr ? *payload : nlohmann::json())) {
-    peer_.Send(Message("connection_error", ErrorObject("Forbidden")));
-    return peer_.Close(close_code::kForbidden, "Forbidden");
+    return CloseWith(close_code::kForbidden, "Forbidden");
   }
-  // subscriptions-transport-ws answers a repeated init again (with its new credentials).
+  // subscriptions-transport-ws answers a repeated init again (with its new credentials, which
+  // replace the old ones and their expiry).
   bool first = !acknowledged_;
   acknowledged_ = true;
   peer_.Send(Message("connection_ack"));
-  if (first) {
-    peer_.Send(Message("ka"));
-    peer_.SetTimer(options_.legacy_keepalive);
-  }
+  if (first) peer_.Send(Message("ka"));
+  ArmTimer(options_.legacy_keepalive);
 }
 
 void LegacyWsSession::OnStart(const nlohmann::json& message) {
@@ -63,10 +64,10 @@ void LegacyWsSession::OnStart(const nlohmann::json& message) {
   if (!request) return SendError(message, "Invalid start message: " + problem);
   // subscriptions-transport-ws replaces an operation started again under the same id.
   StopOperation(*id);
-  StartResult result = StartOperation(*id, *request);
-  if (result.kind == StartResult::Kind::kSubscribed) return;
+  std::optional<StartResult> result = StartOperation(*id, *request);
+  if (!result || result->kind == StartResult::Kind::kSubscribed) return;
   // Results and request errors alike: one data message, then complete.
-  peer_.Send(OperationMessage("data", *id, result.body));
+  peer_.Send(OperationMessage("data", *id, result->body));
   peer_.Send(OperationMessage("complete", *id));
 }
 
@@ -74,6 +75,11 @@ void LegacyWsSession::OnStop(const nlohmann::json& message) {
   const std::string* id = JsonOperationId(message);
   if (id == nullptr) return SendError(message, "stop needs a non-empty string id");
   if (StopOperation(*id)) peer_.Send(OperationMessage("complete", *id));
+}
+
+void LegacyWsSession::CloseWith(int code, std::string_view reason) {
+  peer_.Send(Message("connection_error", ErrorObject(reason)));
+  peer_.Close(code, reason);
 }
 
 void LegacyWsSession::SendError(const nlohmann::json& message, std::string_view text) {

@@ -2,8 +2,9 @@
 // connection_init -> connection_ack then "ka" keep-alives; start -> data* then complete, stop ->
 // complete; connection_terminate closes. It has no close codes of its own: a bad message gets an
 // error or connection_error message, and the socket stays open. netgraph adds what it needs to
-// protect itself, with the graphql-transport-ws codes: 4408 without connection_init in time, 4403
-// after connection_error for a refused token.
+// protect itself, with the graphql-transport-ws codes: 4408 without connection_init in time; and
+// after a connection_error message whose payload's message is the close reason, 4403 for a refused
+// or expired token and 4429 past the operation rate.
 #ifndef NETGRAPH_WS_LEGACY_WS_SESSION_H_
 #define NETGRAPH_WS_LEGACY_WS_SESSION_H_
 
@@ -27,6 +28,8 @@ class LegacyWsSession final : public Session {
   void OnFailed(const std::string& id, const std::string& errors_body) override;
 
  private:
+  // Sends connection_error {"message": reason}, then closes with `code` and `reason`.
+  void CloseWith(int code, std::string_view reason) override;
   void OnConnectionInit(const nlohmann::json& message);
   void OnStart(const nlohmann::json& message);
   void OnStop(const nlohmann::json& message);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include <chrono>
 #include <csignal>
 #include <functional>
 #include <memory>
@@ -90,12 +91,12 @@ class StopSignals {
 };
 
 // Serves on `listen_fd` until a stop signal; everything on `loop` is gone when this returns.
-int Serve(uv_loop_t* loop, netgraph::api::Service& service,
+int Serve(uv_loop_t* loop, netgraph::api::Service& service, std::chrono::seconds token_leeway,
           const netgraph::store::RedisAddress& redis_address, const netgraph::ws::Options& options,
           const std::string& where, int listen_fd) {
   using namespace netgraph;
   std::unique_ptr<ws::RedisSubscriber> redis;
-  ws::GraphqlBackend backend(service,
+  ws::GraphqlBackend backend(service, token_leeway,
                              [&redis](const std::string& channel) { redis->Listen(channel); });
   redis = std::make_unique<ws::RedisSubscriber>(
       loop, redis_address, ws::Backoff(options.redis_retry_min, options.redis_retry_max),
@@ -162,7 +163,8 @@ int main(int argc, char** argv) {
 
   uv_loop_t loop;
   uv_loop_init(&loop);
-  int status = Serve(&loop, **service, service_config->redis, options,
+  int status = Serve(&loop, **service, std::chrono::seconds(service_config->auth.leeway_seconds),
+                     service_config->redis, options,
                      inherited ? "the socket systemd passed" : options.listen, listen_fd);
   uv_run(&loop, UV_RUN_NOWAIT);  // the last close callbacks
   if (uv_loop_close(&loop) != 0) log::Warn("the event loop still had handles at exit");

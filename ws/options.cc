@@ -35,6 +35,9 @@ Options Options::FromEnvironment(config::Environment& env) {
       static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", o.listen_backlog, 1, 65535));
   o.max_connections = Size(env, "NETGRAPH_WS_MAX_CONNECTIONS", o.max_connections, 1, 1000000);
   o.max_operations = Size(env, "NETGRAPH_WS_MAX_SUBSCRIPTIONS", o.max_operations, 1, 100000);
+  o.operations_per_second =
+      Size(env, "NETGRAPH_WS_OPERATIONS_PER_SECOND", o.operations_per_second, 1, 1000000);
+  o.operations_burst = Size(env, "NETGRAPH_WS_OPERATIONS_BURST", o.operations_burst, 1, 1000000);
   o.max_message_bytes =
       Size(env, "NETGRAPH_WS_MAX_MESSAGE_BYTES", o.max_message_bytes, 1024, 64L << 20);
   o.queue.max_messages = Size(env, "NETGRAPH_WS_QUEUE_MESSAGES", o.queue.max_messages, 1, 1000000);

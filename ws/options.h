@@ -28,6 +28,10 @@ struct Options {
   int listen_backlog = 1024;
   std::size_t max_connections = 10000;
   std::size_t max_operations = 100;            // running subscriptions per connection
+  // The operation rate of one connection (a token bucket, see TokenBucket in ws/session.h):
+  // subscribe/start messages a second, and how many may come at once.
+  std::size_t operations_per_second = 20;
+  std::size_t operations_burst = 100;
   std::size_t max_message_bytes = 256 * 1024;  // one incoming message, all fragments together
   QueueLimits queue;
   std::chrono::milliseconds init_timeout{3000};       // connection_init must arrive within this

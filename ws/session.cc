@@ -1,5 +1,6 @@
 #include "ws/session.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "ws/legacy_ws_session.h"
@@ -27,6 +28,11 @@ std::optional<std::string> PayloadAuthorization(const nlohmann::json& payload) {
   return "Bearer " + value;
 }
 
+// The longest a token's validity is taken to be, and the longest a timer is set for: a far-off
+// exp cannot overflow the clock, and the session re-arms its timer when it wakes before the expiry.
+constexpr std::chrono::milliseconds kLongestValidity = std::chrono::hours(24 * 365 * 10);
+constexpr std::chrono::milliseconds kLongestTimer = std::chrono::hours(1);
+
 bool IsObjectOrNull(const nlohmann::json* member) {
   return member == nullptr || member->is_null() || member->is_object();
 }
@@ -49,24 +55,71 @@ void Session::OnClosed() {
   running_.clear();
 }
 
+bool TokenBucket::Take(TimePoint now) {
+  if (now > refilled_) {
+    std::chrono::duration<double> elapsed = now - refilled_;
+    tokens_ = std::min(burst_, tokens_ + elapsed.count() * per_second_);
+    refilled_ = now;
+  }
+  if (tokens_ < 1) return false;
+  tokens_ -= 1;
+  return true;
+}
+
 bool Session::Authenticate(const nlohmann::json& payload) {
   std::optional<std::string> authorization = PayloadAuthorization(payload);
   if (!authorization) return false;
   if (authorization->empty()) authorization = upgrade_authorization_;
-  context_ = backend_.Authenticate(*authorization);
-  return context_ != nullptr;
+  Authentication authentication = backend_.Authenticate(*authorization);
+  if (authentication.context == nullptr) return false;
+  authorization_ = std::move(*authorization);
+  expires_at_.reset();
+  if (authentication.remaining) {
+    expires_at_ = backend_.Now() + std::min(*authentication.remaining, kLongestValidity);
+  }
+  return true;
 }
 
-StartResult Session::StartOperation(const std::string& id, const OperationRequest& request) {
+std::optional<StartResult> Session::StartOperation(const std::string& id,
+                                                   const OperationRequest& request) {
+  if (!operation_rate_.Take(backend_.Now())) {
+    CloseWith(close_code::kTooManyOperations, "Too many operations");
+    return std::nullopt;
+  }
+  if (CloseIfExpired()) return std::nullopt;
+  // Verified again rather than kept from connection_init: a fresh context also reads the user (and
+  // so the admin role) afresh.
+  Authentication authentication = backend_.Authenticate(authorization_);
+  if (authentication.context == nullptr) {
+    CloseWith(close_code::kForbidden, "Forbidden");
+    return std::nullopt;
+  }
   if (running_.size() >= options_.max_operations) {
     nlohmann::json errors = nlohmann::json::array(
         {ErrorObject("Too many subscriptions on this connection (the limit is " +
                      std::to_string(options_.max_operations) + ")")});
-    return {StartResult::Kind::kRequestError, nlohmann::json{{"errors", errors}}.dump()};
+    return StartResult{StartResult::Kind::kRequestError, nlohmann::json{{"errors", errors}}.dump()};
   }
-  StartResult result = backend_.Start(*this, id, request, context_.get());
+  StartResult result = backend_.Start(*this, id, request, authentication.context.get());
   if (result.kind == StartResult::Kind::kSubscribed) running_.insert(id);
   return result;
+}
+
+bool Session::CloseIfExpired() {
+  if (!expires_at_ || backend_.Now() < *expires_at_) return false;
+  CloseWith(close_code::kForbidden, "Forbidden: token expired");
+  return true;
+}
+
+void Session::ArmTimer(std::optional<std::chrono::milliseconds> delay) {
+  if (expires_at_) {
+    // Rounded up: a timer that fires before the expiry would only be set again.
+    std::chrono::milliseconds until_expiry = std::max(
+        std::chrono::milliseconds(0),
+        std::chrono::ceil<std::chrono::milliseconds>(*expires_at_ - backend_.Now()));
+    delay = delay ? std::min(*delay, until_expiry) : until_expiry;
+  }
+  if (delay) peer_.SetTimer(std::min(*delay, kLongestTimer));
 }
 
 bool Session::StopOperation(const std::string& id) {

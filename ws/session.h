@@ -8,6 +8,7 @@
 #define NETGRAPH_WS_SESSION_H_
 
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <set>
@@ -32,11 +33,12 @@ inline constexpr int kMessageTooBig = 1009;  // an incoming message passed the s
 inline constexpr int kTryAgainLater = 1013;  // the connection limit is reached
 inline constexpr int kBadRequest = 4400;     // invalid JSON, bad shape, unknown type
 inline constexpr int kUnauthorized = 4401;   // subscribe before connection_ack
-inline constexpr int kForbidden = 4403;      // an invalid token, or an Origin not allowed
+inline constexpr int kForbidden = 4403;  // an invalid or expired token, or an Origin not allowed
 inline constexpr int kSubprotocolNotAcceptable = 4406;
 inline constexpr int kInitTimeout = 4408;       // no connection_init in time
 inline constexpr int kSubscriberExists = 4409;  // subscribe with an id still running
 inline constexpr int kTooManyInitRequests = 4429;
+inline constexpr int kTooManyOperations = 4429;  // past the operation rate (Options::operations)
 inline constexpr int kInternalError = 4500;
 inline constexpr int kSlowConsumer = 4503;  // the client fell too far behind (queue limits)
 }  // namespace close_code
@@ -70,14 +72,26 @@ class Subscriber {
   virtual void OnFailed(const std::string& id, const std::string& errors_body) = 0;
 };
 
+// What Backend::Authenticate made of a connection's credentials.
+struct Authentication {
+  // The request context to run one operation with; null when a token was presented and is not
+  // valid now.
+  std::unique_ptr<graphql::RequestContext> context;
+  // How much longer the token is accepted (until its exp plus the configured leeway). Unset when
+  // no token was presented: anonymous credentials never expire.
+  std::optional<std::chrono::milliseconds> remaining;
+};
+
 // The service as a session sees it: credentials, the GraphQL engine and the fan-out hub.
 class Backend {
  public:
   virtual ~Backend() = default;
-  // The request context of a connection that presents `authorization` (an Authorization header
-  // value such as "Bearer eyJ..."; empty when there is none), or nullptr when a token was presented
-  // and is not valid.
-  virtual std::unique_ptr<graphql::RequestContext> Authenticate(std::string_view authorization) = 0;
+  // Verifies `authorization` (an Authorization header value such as "Bearer eyJ..."; empty when
+  // there is none) now. Sessions call it for every operation, so that neither an expired token nor
+  // a role the token no longer grants outlives the token: nothing derived from it is kept.
+  virtual Authentication Authenticate(std::string_view authorization) = 0;
+  // The clock of a session's deadlines (token expiry, operation rate); tests substitute theirs.
+  virtual std::chrono::steady_clock::time_point Now() { return std::chrono::steady_clock::now(); }
   // Starts operation `id` of `subscriber`; a query or mutation runs to completion here.
   virtual StartResult Start(Subscriber& subscriber, const std::string& id,
                             const OperationRequest& request, graphql::RequestContext* context) = 0;
@@ -94,6 +108,26 @@ class Peer {
   virtual void Close(int code, std::string_view reason) = 0;
   // Calls Session::OnTimer once after `delay`, replacing any timer set before.
   virtual void SetTimer(std::chrono::milliseconds delay) = 0;
+};
+
+// A token bucket: holds at most `burst` tokens and gains `per_second` each second; an operation
+// takes one. A client may so start `burst` operations at once, then `per_second` a second.
+class TokenBucket {
+ public:
+  using TimePoint = std::chrono::steady_clock::time_point;
+  TokenBucket(std::size_t per_second, std::size_t burst, TimePoint now)
+      : per_second_(static_cast<double>(per_second)),
+        burst_(static_cast<double>(burst)),
+        tokens_(burst_),
+        refilled_(now) {}
+  // Takes a token; false (and nothing taken) when the bucket is empty.
+  bool Take(TimePoint now);
+
+ private:
+  double per_second_;
+  double burst_;
+  double tokens_;
+  TimePoint refilled_;
 };
 
 class Session : public Subscriber {
@@ -121,23 +155,39 @@ class Session : public Subscriber {
       : peer_(peer),
         backend_(backend),
         options_(options),
-        upgrade_authorization_(std::move(upgrade_authorization)) {}
+        upgrade_authorization_(std::move(upgrade_authorization)),
+        operation_rate_(options.operations_per_second, options.operations_burst, backend.Now()) {}
+
+  // Closes the connection the protocol's way, with `code` and `reason`.
+  virtual void CloseWith(int code, std::string_view reason) = 0;
 
   // Authenticates with connection_init's `payload` (an object or null): its "Authorization"
   // ("Bearer ...") or "authToken" member, else the upgrade request's header. False when refused.
+  // Accepted credentials are remembered (not what they grant) until the token expires.
   bool Authenticate(const nlohmann::json& payload);
-  // Starts `id` unless the connection already runs the most subscriptions it may (then a request
-  // error says so). A started subscription joins running().
-  StartResult StartOperation(const std::string& id, const OperationRequest& request);
+  // Starts `id`, authorised by the connection's credentials verified again now. Closes the
+  // connection (and returns nullopt) when the client passed its operation rate (4429) or the
+  // credentials are no longer accepted (4403). A request error says so when the connection already
+  // runs the most subscriptions it may. A started subscription joins running().
+  std::optional<StartResult> StartOperation(const std::string& id, const OperationRequest& request);
   // Stops `id` if it runs; false if it did not.
   bool StopOperation(const std::string& id);
+  // Closes with 4403 and returns true when the token has expired (exp plus leeway has passed).
+  bool CloseIfExpired();
+  // Sets the timer to fire after `delay` (none: only for the expiry), or when the token expires if
+  // that is sooner.
+  void ArmTimer(std::optional<std::chrono::milliseconds> delay);
 
   Peer& peer_;
   Backend& backend_;
   const Options& options_;
   std::string upgrade_authorization_;
-  std::unique_ptr<graphql::RequestContext> context_;  // set by a successful Authenticate
   std::set<std::string> running_;
+
+ private:
+  std::string authorization_;  // the credentials Authenticate accepted
+  std::optional<std::chrono::steady_clock::time_point> expires_at_;  // unset: anonymous
+  TokenBucket operation_rate_;
 };
 
 // Reads a subscribe/start payload ({query, operationName?, variables?, extensions?}); on a bad

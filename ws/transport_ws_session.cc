@@ -38,12 +38,14 @@ void TransportWsSession::OnMessage(std::string_view text) {
 
 void TransportWsSession::OnTimer() {
   if (!init_received_) {
-    peer_.Close(close_code::kInitTimeout, "Connection initialisation timeout");
+    return peer_.Close(close_code::kInitTimeout, "Connection initialisation timeout");
   }
+  if (!CloseIfExpired()) ArmTimer(std::nullopt);
 }
 
 void TransportWsSession::OnNext(const std::string& id, const SharedText& result) {
-  if (running_.count(id) != 0) peer_.Send(OperationMessage("next", id, result));
+  if (running_.count(id) == 0 || CloseIfExpired()) return;
+  peer_.Send(OperationMessage("next", id, result));
 }
 
 void TransportWsSession::OnFailed(const std::string& id, const std::string& errors_body) {
@@ -65,6 +67,7 @@ void TransportWsSession::OnConnectionInit(const nlohmann::json& message) {
   }
   acknowledged_ = true;
   peer_.Send(Message("connection_ack"));
+  ArmTimer(std::nullopt);  // replaces the initialisation timer
 }
 
 void TransportWsSession::OnPing(const nlohmann::json& message, std::string_view type) {
@@ -91,16 +94,17 @@ void TransportWsSession::OnSubscribe(const nlohmann::json& message) {
         close_code::kSubscriberExists,
         LimitCloseReason("Subscriber for " + *id + " already exists", "Subscriber already exists"));
   }
-  StartResult result = StartOperation(*id, *request);
-  switch (result.kind) {
+  std::optional<StartResult> result = StartOperation(*id, *request);
+  if (!result) return;  // the connection is closing
+  switch (result->kind) {
     case StartResult::Kind::kSubscribed:
       break;
     case StartResult::Kind::kResult:
-      peer_.Send(OperationMessage("next", *id, result.body));
+      peer_.Send(OperationMessage("next", *id, result->body));
       peer_.Send(OperationMessage("complete", *id));
       break;
     case StartResult::Kind::kRequestError:
-      peer_.Send(OperationMessage("error", *id, ErrorsOf(result.body)));
+      peer_.Send(OperationMessage("error", *id, ErrorsOf(result->body)));
       break;
   }
 }
@@ -110,6 +114,8 @@ void TransportWsSession::OnComplete(const nlohmann::json& message) {
   if (id == nullptr) return Reject("Invalid message received: complete needs a non-empty id");
   StopOperation(*id);  // an id that is not running (finished, or never started) is ignored
 }
+
+void TransportWsSession::CloseWith(int code, std::string_view reason) { peer_.Close(code, reason); }
 
 void TransportWsSession::Reject(std::string problem) {
   peer_.Close(close_code::kBadRequest,

@@ -1,7 +1,8 @@
 // The graphql-transport-ws protocol (graphql-ws PROTOCOL.md; conformance notes §3.1):
 // connection_init within the timeout -> connection_ack; ping/pong at any time; subscribe -> next*
 // then complete, or error; client complete stops an operation. Every violation closes the socket
-// with the protocol's code.
+// with the protocol's code. netgraph adds 4403 when the token expires (its exp plus the leeway),
+// and 4429 "Too many operations" past the operation rate.
 #ifndef NETGRAPH_WS_TRANSPORT_WS_SESSION_H_
 #define NETGRAPH_WS_TRANSPORT_WS_SESSION_H_
 
@@ -25,6 +26,7 @@ class TransportWsSession final : public Session {
   void OnFailed(const std::string& id, const std::string& errors_body) override;
 
  private:
+  void CloseWith(int code, std::string_view reason) override;
   void OnConnectionInit(const nlohmann::json& message);
   void OnPing(const nlohmann::json& message, std::string_view type);
   void OnSubscribe(const nlohmann::json& message);

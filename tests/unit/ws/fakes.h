@@ -1,5 +1,5 @@
 // Test doubles for the ws session tests: a Peer that records what a session sends, and a Backend
-// whose answers the test sets.
+// whose answers and clock the test sets.
 #ifndef NETGRAPH_TESTS_UNIT_WS_FAKES_H_
 #define NETGRAPH_TESTS_UNIT_WS_FAKES_H_
 
@@ -56,15 +56,28 @@ class FakeContext : public graphql::RequestContext {
 
 class FakeBackend : public Backend {
  public:
-  std::unique_ptr<graphql::RequestContext> Authenticate(std::string_view authorization) override {
+  // Refuses `refused_token`, and a token of `expiry` from its time on (as the real verifier refuses
+  // one past exp plus leeway).
+  Authentication Authenticate(std::string_view authorization) override {
     authorizations.emplace_back(authorization);
-    if (!refused_token.empty() && authorization == refused_token) return nullptr;
-    return std::make_unique<FakeContext>(std::string(authorization));
+    if (!refused_token.empty() && authorization == refused_token) return {};
+    Authentication authentication;
+    auto expires = expiry.find(std::string(authorization));
+    if (expires != expiry.end()) {
+      if (now >= expires->second) return {};
+      authentication.remaining =
+          std::chrono::duration_cast<std::chrono::milliseconds>(expires->second - now);
+    }
+    authentication.context = std::make_unique<FakeContext>(std::string(authorization));
+    return authentication;
   }
+  std::chrono::steady_clock::time_point Now() override { return now; }
   StartResult Start(Subscriber& subscriber, const std::string& id, const OperationRequest& request,
                     graphql::RequestContext* context) override {
+    std::optional<std::string> authorization;
+    if (context != nullptr) authorization = static_cast<FakeContext*>(context)->authorization;
     started.push_back({&subscriber, id, request.query, request.operation_name, request.variables,
-                       static_cast<FakeContext*>(context)});
+                       std::move(authorization)});
     auto planned = results.find(request.query);
     if (planned != results.end()) return planned->second;
     return {StartResult::Kind::kSubscribed, {}};
@@ -78,10 +91,13 @@ class FakeBackend : public Backend {
     std::string query;
     std::optional<std::string> operation_name;
     nlohmann::json variables;
-    FakeContext* context;
+    std::optional<std::string> authorization;  // of the context it ran with; unset without one
   };
 
+  std::chrono::steady_clock::time_point now;  // what Now() says; tests move it on
   std::string refused_token;                   // Authenticate refuses exactly this value
+  // Authorization values that expire, with the instant they stop being accepted.
+  std::map<std::string, std::chrono::steady_clock::time_point> expiry;
   std::map<std::string, StartResult> results;  // by query text; default: a subscription
   std::vector<std::string> authorizations;
   std::vector<Started> started;

@@ -29,6 +29,8 @@ TEST(OptionsTest, DefaultsWhenNothingIsSet) {
   EXPECT_EQ(options.ping_interval.count(), 30);
   EXPECT_EQ(options.max_connections, 10000u);
   EXPECT_EQ(options.max_operations, 100u);
+  EXPECT_EQ(options.operations_per_second, 20u);
+  EXPECT_EQ(options.operations_burst, 100u);
   EXPECT_TRUE(options.allowed_origins.empty());
 }
 
@@ -37,6 +39,8 @@ TEST(OptionsTest, ReadsEveryVariable) {
       {"NETGRAPH_WS_LISTEN", "127.0.0.1:9001"},
       {"NETGRAPH_WS_MAX_CONNECTIONS", "5"},
       {"NETGRAPH_WS_MAX_SUBSCRIPTIONS", "6"},
+      {"NETGRAPH_WS_OPERATIONS_PER_SECOND", "8"},
+      {"NETGRAPH_WS_OPERATIONS_BURST", "9"},
       {"NETGRAPH_WS_MAX_MESSAGE_BYTES", "2048"},
       {"NETGRAPH_WS_QUEUE_MESSAGES", "7"},
       {"NETGRAPH_WS_QUEUE_BYTES", "4096"},
@@ -54,6 +58,8 @@ TEST(OptionsTest, ReadsEveryVariable) {
   EXPECT_EQ(o.listen, "127.0.0.1:9001");
   EXPECT_EQ(o.max_connections, 5u);
   EXPECT_EQ(o.max_operations, 6u);
+  EXPECT_EQ(o.operations_per_second, 8u);
+  EXPECT_EQ(o.operations_burst, 9u);
   EXPECT_EQ(o.max_message_bytes, 2048u);
   EXPECT_EQ(o.queue.max_messages, 7u);
   EXPECT_EQ(o.queue.max_bytes, 4096u);
@@ -72,9 +78,11 @@ TEST(OptionsTest, BadValuesAreReported) {
   config::Environment env = EnvironmentOf({
       {"NETGRAPH_WS_INIT_TIMEOUT_MS", "soon"},
       {"NETGRAPH_WS_MAX_CONNECTIONS", "0"},
+      {"NETGRAPH_WS_OPERATIONS_BURST", "0"},
   });
   Options options = Options::FromEnvironment(env);
   EXPECT_FALSE(env.status().ok());
+  EXPECT_NE(env.status().message().find("NETGRAPH_WS_OPERATIONS_BURST"), std::string::npos);
   EXPECT_NE(env.status().message().find("NETGRAPH_WS_INIT_TIMEOUT_MS"), std::string::npos);
   EXPECT_NE(env.status().message().find("NETGRAPH_WS_MAX_CONNECTIONS"), std::string::npos);
   EXPECT_EQ(options.init_timeout.count(), 3000);

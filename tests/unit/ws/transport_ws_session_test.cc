@@ -286,8 +286,7 @@ TEST_F(TransportWsSessionTest, AuthTokenBecomesABearerAuthorization) {
   ASSERT_EQ(backend_.authorizations, std::vector<std::string>{"Bearer abc"});
   Receive(R"({"type":"subscribe","id":"1","payload":{"query":"{ a }"}})");
   ASSERT_EQ(backend_.started.size(), 1u);
-  ASSERT_NE(backend_.started[0].context, nullptr);
-  EXPECT_EQ(backend_.started[0].context->authorization, "Bearer abc");
+  EXPECT_EQ(backend_.started[0].authorization, "Bearer abc");
 }
 
 TEST_F(TransportWsSessionTest, TheUpgradeHeaderIsUsedWhenThePayloadHasNoToken) {
