@@ -28,10 +28,11 @@ std::string Utf8Prefix(std::string_view text, std::size_t limit) {
 
 }  // namespace
 
-Connection::Connection(lws* wsi, const Options& options, std::vector<unsigned char>& write_buffer,
-                       std::string peer_address)
+Connection::Connection(lws* wsi, const Options& options, Backend& backend,
+                       std::vector<unsigned char>& write_buffer, std::string peer_address)
     : wsi_(wsi),
       options_(options),
+      backend_(backend),
       write_buffer_(write_buffer),
       peer_address_(std::move(peer_address)),
       queue_(options.queue) {}
@@ -140,6 +141,35 @@ void Connection::Close(int code, std::string_view reason) {
   lws_set_timeout(wsi_, PENDING_TIMEOUT_USER_OK, kCloseGraceSeconds);
   lws_callback_on_writable(wsi_);
 }
+
+bool Connection::IdleAnonymous(std::chrono::steady_clock::time_point now,
+                               std::chrono::milliseconds timeout) {
+  if (closing_ || !session_) return false;
+  if (token_presented_ || !session_->running().empty()) {
+    active_at_ = now;
+    return false;
+  }
+  return now - active_at_ >= timeout;
+}
+
+std::unique_ptr<graphql::RequestContext> Connection::Authenticate(std::string_view authorization) {
+  std::unique_ptr<graphql::RequestContext> context = backend_.Authenticate(authorization);
+  token_presented_ = context != nullptr && !authorization.empty();
+  return context;
+}
+
+StartResult Connection::Start(Subscriber& subscriber, const std::string& id,
+                              const OperationRequest& request, graphql::RequestContext* context) {
+  active_at_ = std::chrono::steady_clock::now();
+  return backend_.Start(subscriber, id, request, context);
+}
+
+void Connection::Stop(Subscriber& subscriber, const std::string& id) {
+  active_at_ = std::chrono::steady_clock::now();
+  backend_.Stop(subscriber, id);
+}
+
+void Connection::StopAll(Subscriber& subscriber) { backend_.StopAll(subscriber); }
 
 void Connection::SetTimer(std::chrono::milliseconds delay) {
   lws_set_timer_usecs(wsi_, static_cast<lws_usec_t>(delay.count()) * 1000);

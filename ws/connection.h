@@ -24,11 +24,15 @@ struct lws;
 
 namespace netgraph::ws {
 
-class Connection final : public Peer {
+// The connection stands between its session and the Backend (it forwards every call) so it knows
+// whether the client presented a valid token: a connection with none and no subscription is idle
+// anonymous, and the server closes it after Options::idle_anonymous_timeout.
+class Connection final : public Peer, public Backend {
  public:
-  // `write_buffer` is scratch space shared by the connections of one event loop.
-  Connection(lws* wsi, const Options& options, std::vector<unsigned char>& write_buffer,
-             std::string peer_address);
+  // `write_buffer` is scratch space shared by the connections of one event loop. `peer_address` is
+  // the client's address (see ClientAddress in ws/handshake.h).
+  Connection(lws* wsi, const Options& options, Backend& backend,
+             std::vector<unsigned char>& write_buffer, std::string peer_address);
   ~Connection() override;
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -44,10 +48,24 @@ class Connection final : public Peer {
   void OnTimer();
   void OnClosed();
 
+  const std::string& peer_address() const { return peer_address_; }
+  Session* session() const { return session_.get(); }
+  // Whether the connection has been without a token and without a subscription or operation for
+  // at least `timeout` by `now` (a connection that is not idle restarts its clock here).
+  bool IdleAnonymous(std::chrono::steady_clock::time_point now,
+                     std::chrono::milliseconds timeout);
+
   // Peer
   void Send(OutgoingMessage message) override;
   void Close(int code, std::string_view reason) override;
   void SetTimer(std::chrono::milliseconds delay) override;
+
+  // Backend: forwarded to the process's backend.
+  std::unique_ptr<graphql::RequestContext> Authenticate(std::string_view authorization) override;
+  StartResult Start(Subscriber& subscriber, const std::string& id, const OperationRequest& request,
+                    graphql::RequestContext* context) override;
+  void Stop(Subscriber& subscriber, const std::string& id) override;
+  void StopAll(Subscriber& subscriber) override;
 
  private:
   // Writes the close frame; the connection is hung up on the next WRITEABLE.
@@ -55,6 +73,9 @@ class Connection final : public Peer {
 
   lws* wsi_;
   const Options& options_;
+  Backend& backend_;
+  bool token_presented_ = false;  // a valid token authenticated the connection
+  std::chrono::steady_clock::time_point active_at_ = std::chrono::steady_clock::now();
   std::vector<unsigned char>& write_buffer_;
   std::string peer_address_;  // for logs: nginx's X-Real-IP, when present
   OutgoingQueue queue_;

@@ -1,5 +1,7 @@
 #include "ws/graphql_backend.h"
 
+#include <malloc.h>
+
 #include <optional>
 #include <utility>
 
@@ -15,15 +17,18 @@ std::string RequestError(std::string_view message) {
   return nlohmann::json{{"errors", nlohmann::json::array({{{"message", message}}})}}.dump();
 }
 
+constexpr std::size_t kTrimAfterReleasedBytes = 4 * 1024 * 1024;
+
 }  // namespace
 
 GraphqlBackend::GraphqlBackend(api::Service& service, std::chrono::seconds token_leeway,
+                               const MemoryLimits& limits,
                                std::function<void(const std::string&)> listen)
     : service_(service),
       token_leeway_(token_leeway),
       listen_(std::move(listen)),
       anonymous_(service.NewRequest("")),
-      hub_(*this) {}
+      hub_(*this, limits) {}
 
 Authentication GraphqlBackend::Authenticate(std::string_view authorization) {
   std::unique_ptr<api::RequestScope> scope = service_.NewRequest(authorization);
@@ -42,7 +47,9 @@ StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
                                   const OperationRequest& request,
                                   graphql::RequestContext* context) {
   graphql::Engine& engine = service_.engine();
-  std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(request.query);
+  // A running subscription's document is reused: the same text is parsed and held once.
+  std::shared_ptr<const graphql::PreparedDocument> document = hub_.FindDocument(request.query);
+  if (document == nullptr) document = engine.Prepare(request.query);
   graphql::ExecuteParams params;
   if (request.operation_name) params.operation_name = *request.operation_name;
   params.variables = request.variables.is_null() ? nullptr : &request.variables;
@@ -58,6 +65,9 @@ StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
   }
 
   SubscriptionKey key = SubscriptionKey::Of(request);
+  if (Status admitted = hub_.Admit(key, document.get(), subscriber); !admitted.ok()) {
+    return {StartResult::Kind::kRequestError, RequestError(admitted.message())};
+  }
   if (hub_.Join(key, subscriber, id)) return {StartResult::Kind::kSubscribed, {}};
   graphql::ExecutionResult error;
   std::unique_ptr<graphql::Subscription> subscription = engine.Subscribe(document, params, &error);
@@ -71,16 +81,29 @@ StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
             RequestError("This subscription has no event source")};
   }
   std::string channel = topic.as_string();
-  hub_.Add(std::move(key), channel, std::move(subscription), subscriber, id);
+  hub_.Add(std::move(key), channel, std::move(subscription), subscriber, id, std::move(document));
   listen_(channel);
   return {StartResult::Kind::kSubscribed, {}};
 }
 
 void GraphqlBackend::Stop(Subscriber& subscriber, const std::string& id) {
+  std::size_t held = hub_.held_bytes();
   hub_.Leave(subscriber, id);
+  ReleaseFreedMemory(held);
 }
 
-void GraphqlBackend::StopAll(Subscriber& subscriber) { hub_.LeaveAll(subscriber); }
+void GraphqlBackend::StopAll(Subscriber& subscriber) {
+  std::size_t held = hub_.held_bytes();
+  hub_.LeaveAll(subscriber);
+  ReleaseFreedMemory(held);
+}
+
+void GraphqlBackend::ReleaseFreedMemory(std::size_t held_before) {
+  released_since_trim_ += held_before - hub_.held_bytes();
+  if (released_since_trim_ < kTrimAfterReleasedBytes) return;
+  released_since_trim_ = 0;
+  ::malloc_trim(0);
+}
 
 graphql::ExecutionResult GraphqlBackend::ExecuteEvent(const graphql::Subscription& subscription,
                                                       const graphql::Value& event) {

@@ -15,6 +15,7 @@
 
 #include "core/api/service.h"
 #include "ws/hub.h"
+#include "ws/options.h"
 #include "ws/session.h"
 #include "ws/update.h"
 
@@ -25,7 +26,10 @@ class GraphqlBackend final : public Backend, public EventExecutor {
   // `listen` is called with each new subscription's topic: the Redis channel to subscribe to.
   // `token_leeway`: NETGRAPH_JWT_LEEWAY_SECONDS, how long after its exp a token is still accepted.
   GraphqlBackend(api::Service& service, std::chrono::seconds token_leeway,
-                 std::function<void(const std::string&)> listen);
+                 const MemoryLimits& limits, std::function<void(const std::string&)> listen);
+
+  // Where the server reports each connection's client address (the per-address bounds).
+  ClientDirectory& clients() { return hub_; }
 
   // A message was published on Redis `channel`: one update for the subscriptions fed by it.
   void OnPublished(std::string_view channel, std::string_view payload);
@@ -44,12 +48,17 @@ class GraphqlBackend final : public Backend, public EventExecutor {
                                         const graphql::Value& event) override;
 
  private:
+  // Hands freed document memory back to the system once enough has been released: glibc keeps
+  // freed heap pages otherwise, and a closed attack would leave the process at its peak.
+  void ReleaseFreedMemory(std::size_t held_before);
+
   api::Service& service_;
   std::chrono::seconds token_leeway_;
   std::function<void(const std::string&)> listen_;
   std::unique_ptr<api::RequestScope> anonymous_;  // the context of shared executions
   Sequencer sequencer_;
   Hub hub_;
+  std::size_t released_since_trim_ = 0;
 };
 
 }  // namespace netgraph::ws

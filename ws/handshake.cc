@@ -1,5 +1,8 @@
 #include "ws/handshake.h"
 
+#include <arpa/inet.h>
+
+#include <algorithm>
 #include <cstddef>
 
 namespace netgraph::ws {
@@ -56,6 +59,23 @@ bool OriginAllowed(const std::vector<std::string>& allowed, std::string_view ori
     if (EqualsIgnoringCase(entry, origin)) return true;
   }
   return false;
+}
+
+bool IsIpAddress(std::string_view text) {
+  if (text.empty() || text.size() >= INET6_ADDRSTRLEN) return false;
+  std::string copy(text);
+  unsigned char address[sizeof(in6_addr)];
+  return ::inet_pton(AF_INET, copy.c_str(), address) == 1 ||
+         ::inet_pton(AF_INET6, copy.c_str(), address) == 1;
+}
+
+std::string ClientAddress(std::string_view peer, std::string_view real_ip,
+                          const std::vector<std::string>& trusted_proxies) {
+  const bool trusted =
+      peer.empty() || std::find(trusted_proxies.begin(), trusted_proxies.end(), peer) !=
+                          trusted_proxies.end();
+  if (trusted && IsIpAddress(real_ip)) return std::string(real_ip);
+  return peer.empty() ? "-" : std::string(peer);
 }
 
 }  // namespace netgraph::ws

@@ -32,6 +32,16 @@ SubprotocolOffer ParseSubprotocols(std::string_view header);
 // Origin header (only browsers send one, and they always do). Comparison ignores ASCII case.
 bool OriginAllowed(const std::vector<std::string>& allowed, std::string_view origin);
 
+// The client address a connection is counted and logged under. `peer` is the socket's peer as
+// text (empty for a unix-socket peer, which is nginx); `real_ip` the X-Real-IP header (empty when
+// absent). The header is believed only from a unix-socket peer or a peer in `trusted_proxies`, and
+// only when it is one IPv4 or IPv6 address; otherwise the peer is the client ("-" when unknown).
+std::string ClientAddress(std::string_view peer, std::string_view real_ip,
+                          const std::vector<std::string>& trusted_proxies);
+
+// Whether `text` is one IPv4 or IPv6 address in textual form.
+bool IsIpAddress(std::string_view text);
+
 }  // namespace netgraph::ws
 
 #endif  // NETGRAPH_WS_HANDSHAKE_H_

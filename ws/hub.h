@@ -7,6 +7,11 @@
 // because netgraph's subscription fields are public; a per-user subscription field would need the
 // caller's identity in SubscriptionKey.
 //
+// The hub also keeps what its subscriptions hold within Options::memory (ws/options.h): a new
+// subscription that would pass a bound is refused by Admit with a message naming the bound, so one
+// client cannot grow the process (issue 9, defect 2). Subscriptions with the same query text share
+// one prepared document (FindDocument), whatever their variables.
+//
 // Single-threaded: the event loop thread owns the hub.
 #ifndef NETGRAPH_WS_HUB_H_
 #define NETGRAPH_WS_HUB_H_
@@ -21,6 +26,8 @@
 
 #include "core/graphql/engine.h"
 #include "core/graphql/value.h"
+#include "core/status.h"
+#include "ws/options.h"
 #include "ws/session.h"
 #include "ws/update.h"
 
@@ -44,18 +51,42 @@ class EventExecutor {
                                                 const graphql::Value& event) = 0;
 };
 
-class Hub {
+// Which client address each subscriber (a connection's session) speaks for. The server tells it
+// when a connection opens and after it closed.
+class ClientDirectory {
  public:
-  explicit Hub(EventExecutor& executor) : executor_(executor) {}
+  virtual ~ClientDirectory() = default;
+  virtual void Connected(Subscriber& subscriber, std::string address) = 0;
+  // Ends whatever `subscriber` still runs and forgets it.
+  virtual void Disconnected(Subscriber& subscriber) = 0;
+};
+
+class Hub final : public ClientDirectory {
+ public:
+  explicit Hub(EventExecutor& executor, MemoryLimits limits = {})
+      : executor_(executor), limits_(limits) {}
   Hub(const Hub&) = delete;
   Hub& operator=(const Hub&) = delete;
 
+  // ClientDirectory. A subscriber never connected counts under the empty address.
+  void Connected(Subscriber& subscriber, std::string address) override;
+  void Disconnected(Subscriber& subscriber) override;
+
+  // The document a running subscription prepared from `query`, to share; null when none does.
+  std::shared_ptr<const graphql::PreparedDocument> FindDocument(std::string_view query) const;
+  // Whether `subscriber` may start a subscription for `key` (joining the running one, or a new one
+  // with `document`) within the memory bounds; otherwise an error that names the bound.
+  Status Admit(const SubscriptionKey& key, const graphql::PreparedDocument* document,
+               Subscriber& subscriber) const;
+
   // Adds (`subscriber`, `id`) to the running subscription for `key`; false when there is none.
   bool Join(const SubscriptionKey& key, Subscriber& subscriber, const std::string& id);
-  // Registers a new subscription, fed by events on `topic`, with its first subscriber.
+  // Registers a new subscription, fed by events on `topic`, with its first subscriber. `document`
+  // is what the subscription was prepared from (shared with later subscriptions of the same text).
   void Add(SubscriptionKey key, std::string topic,
            std::unique_ptr<graphql::Subscription> subscription, Subscriber& subscriber,
-           const std::string& id);
+           const std::string& id,
+           std::shared_ptr<const graphql::PreparedDocument> document = nullptr);
   void Leave(Subscriber& subscriber, const std::string& id);
   void LeaveAll(Subscriber& subscriber);
 
@@ -67,21 +98,52 @@ class Hub {
 
   std::size_t subscription_count() const { return subscriptions_.size(); }
   std::size_t subscriber_count() const { return memberships_.size(); }
+  std::size_t document_count() const { return documents_.size(); }
+  // What the running subscriptions hold: their distinct documents once, and each one's key.
+  std::size_t held_bytes() const { return held_bytes_; }
+  // What `subscriber`'s subscriptions are charged (each with its document in full).
+  std::size_t bytes_of(Subscriber& subscriber) const;
 
  private:
   using Member = std::pair<Subscriber*, std::string>;
+  struct Document {
+    std::shared_ptr<const graphql::PreparedDocument> prepared;
+    std::size_t bytes = 0;
+    std::size_t entries = 0;  // subscriptions using it
+  };
+  using Documents = std::map<std::string, Document, std::less<>>;  // by query text
   struct Entry {
     std::string topic;
     std::unique_ptr<graphql::Subscription> subscription;
     std::set<Member> members;
+    Documents::iterator document;  // documents_.end() when the subscription came without one
+    std::size_t bytes = 0;         // the key and the subscription, without the document
   };
   using Entries = std::map<SubscriptionKey, Entry>;
+  struct Membership {
+    Entries::iterator entry;
+    std::size_t charged = 0;
+  };
+  struct Client {
+    std::string address;
+    std::size_t bytes = 0;
+  };
 
+  // What a member of `entry` is charged: the entry and its document.
+  std::size_t ChargeOf(const Entry& entry) const;
+  void AddMember(Entries::iterator entry, const Member& member);
   void Remove(const Member& member);
+  void Charge(Subscriber* subscriber, std::size_t bytes);
+  void Refund(Subscriber* subscriber, std::size_t bytes);
 
   EventExecutor& executor_;
+  const MemoryLimits limits_;
   Entries subscriptions_;
-  std::map<Member, Entries::iterator> memberships_;
+  Documents documents_;
+  std::map<Member, Membership> memberships_;
+  std::map<Subscriber*, Client> clients_;
+  std::map<std::string, std::size_t> address_bytes_;
+  std::size_t held_bytes_ = 0;
 };
 
 }  // namespace netgraph::ws

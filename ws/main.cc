@@ -24,6 +24,7 @@
 #include "daemon/systemd_notify.h"
 #include "ws/backoff.h"
 #include "ws/graphql_backend.h"
+#include "ws/handshake.h"
 #include "ws/options.h"
 #include "ws/redis_subscriber.h"
 #include "ws/server.h"
@@ -96,7 +97,7 @@ int Serve(uv_loop_t* loop, netgraph::api::Service& service, std::chrono::seconds
           const std::string& where, int listen_fd) {
   using namespace netgraph;
   std::unique_ptr<ws::RedisSubscriber> redis;
-  ws::GraphqlBackend backend(service, token_leeway,
+  ws::GraphqlBackend backend(service, token_leeway, options.memory,
                              [&redis](const std::string& channel) { redis->Listen(channel); });
   redis = std::make_unique<ws::RedisSubscriber>(
       loop, redis_address, ws::Backoff(options.redis_retry_min, options.redis_retry_max),
@@ -104,7 +105,7 @@ int Serve(uv_loop_t* loop, netgraph::api::Service& service, std::chrono::seconds
                                       backend.OnPublished(channel, payload);
                                     },
                                     [&backend] { backend.OnResubscribed(); }});
-  ws::Server server(loop, options, backend);
+  ws::Server server(loop, options, backend, backend.clients());
   if (Status s = server.Start(listen_fd); !s.ok()) {
     log::Error(s.message());
     return 1;
@@ -139,6 +140,16 @@ int main(int argc, char** argv) {
     log::Error(service_config.status().message());
     return kExitConfig;
   }
+  for (const std::string& proxy : options.trusted_proxies) {
+    if (!ws::IsIpAddress(proxy)) {
+      log::Error("NETGRAPH_WS_TRUSTED_PROXIES: \"" + proxy + "\" is not an IP address");
+      return kExitConfig;
+    }
+  }
+  // No engine document cache here: the documents netgraph-ws keeps are its subscriptions', shared
+  // and bounded by the hub (ws/hub.h), and go when they end. A cache would keep parsed documents
+  // outside those bounds after their subscriptions closed.
+  service_config->engine.document_cache_capacity = 0;
   Result<std::unique_ptr<api::Service>> service = api::Service::Create(*service_config);
   if (!service.ok()) {
     log::Error(service.status().message());

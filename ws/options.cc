@@ -58,6 +58,19 @@ Options Options::FromEnvironment(config::Environment& env) {
   o.redis_retry_max = std::chrono::milliseconds(
       env.Int("NETGRAPH_WS_REDIS_RETRY_MAX_MS", o.redis_retry_max.count(), 10, 600000));
   if (o.redis_retry_max < o.redis_retry_min) o.redis_retry_max = o.redis_retry_min;
+
+  o.memory.per_connection = Size(env, "NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_CONNECTION",
+                                 o.memory.per_connection, 64 * 1024, 1L << 40);
+  o.memory.per_address = Size(env, "NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_ADDRESS",
+                              o.memory.per_address, 64 * 1024, 1L << 40);
+  o.memory.process =
+      Size(env, "NETGRAPH_WS_MAX_DOCUMENT_BYTES", o.memory.process, 64 * 1024, 1L << 40);
+  o.memory.documents = Size(env, "NETGRAPH_WS_MAX_DOCUMENTS", o.memory.documents, 1, 10000000);
+  o.max_connections_per_address = Size(env, "NETGRAPH_WS_MAX_CONNECTIONS_PER_ADDRESS",
+                                       o.max_connections_per_address, 1, 1000000);
+  o.idle_anonymous_timeout = std::chrono::milliseconds(env.Int(
+      "NETGRAPH_WS_IDLE_ANONYMOUS_TIMEOUT_MS", o.idle_anonymous_timeout.count(), 1000, 86400000));
+  o.trusted_proxies = CommaList(env.String("NETGRAPH_WS_TRUSTED_PROXIES", "127.0.0.1,::1"));
   return o;
 }
 

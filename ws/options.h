@@ -23,6 +23,17 @@ struct QueueLimits {
   std::size_t max_bytes = 4 * 1024 * 1024;
 };
 
+// What the subscriptions of netgraph-ws may hold, in the bytes their parsed documents really take
+// (PreparedDocument::held_bytes) plus their key texts, not in text bytes: a document's tree is
+// many times its text. Each subscription of a connection counts its document in full, shared or
+// not; the process total counts each distinct document once.
+struct MemoryLimits {
+  std::size_t per_connection = 2 * 1024 * 1024;
+  std::size_t per_address = 8 * 1024 * 1024;
+  std::size_t process = 32 * 1024 * 1024;
+  std::size_t documents = 2000;  // distinct subscription documents in the process
+};
+
 struct Options {
   std::string listen = "/run/netgraph/ws.sock";  // unix socket path or host:port
   int listen_backlog = 1024;
@@ -42,6 +53,14 @@ struct Options {
   std::vector<std::string> allowed_origins;           // empty: any Origin
   std::chrono::milliseconds redis_retry_min{100};     // Redis reconnection back-off bounds
   std::chrono::milliseconds redis_retry_max{5000};
+
+  // Bounds on what one client can take (ws-mem): memory, connections per client address, and how
+  // long a connection with no token and no subscription may stay.
+  MemoryLimits memory;
+  std::size_t max_connections_per_address = 256;
+  std::chrono::milliseconds idle_anonymous_timeout{60000};
+  // Peers whose X-Real-IP header names the client (besides unix-socket peers, which are nginx).
+  std::vector<std::string> trusted_proxies{"127.0.0.1", "::1"};
 
   // Reads the variables; a malformed one is recorded in `env` (check env.status()).
   static Options FromEnvironment(config::Environment& env);

@@ -1,6 +1,8 @@
 #include "ws/server.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <cerrno>
@@ -23,6 +25,8 @@ struct PerSession {
   Connection* connection;  // null until ESTABLISHED, and for plain HTTP
 };
 
+// graphql-transport-ws's timeout code, as for a connection_init that never came.
+constexpr int kIdleAnonymousCloseCode = close_code::kInitTimeout;
 constexpr int kSpareDescriptors = 64;    // for handshakes beyond the connection limit
 constexpr int kMaxAcceptsPerWake = 256;  // keeps an accept storm from starving the loop
 constexpr int kAcceptPauseMs = 100;      // after running out of descriptors
@@ -46,6 +50,24 @@ std::string CustomHeader(lws* wsi, const char* name) {
   int copied = lws_hdr_custom_copy(wsi, value.data(), length + 1, name, name_length);
   value.resize(copied > 0 ? static_cast<std::size_t>(copied) : 0);
   return value;
+}
+
+// The socket peer of `wsi` as text: empty for a unix-socket peer (nginx), "?" when unknown.
+std::string SocketPeer(lws* wsi) {
+  sockaddr_storage address{};
+  socklen_t length = sizeof(address);
+  if (::getpeername(lws_get_socket_fd(wsi), reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    return "?";
+  }
+  char text[INET6_ADDRSTRLEN] = {};
+  if (address.ss_family == AF_UNIX) return {};
+  if (address.ss_family == AF_INET) {
+    ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(&address)->sin_addr, text, sizeof(text));
+  } else if (address.ss_family == AF_INET6) {
+    ::inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6*>(&address)->sin6_addr, text,
+                sizeof(text));
+  }
+  return text[0] != '\0' ? text : "?";
 }
 
 void LogFromLws(int level, const char* line) {
@@ -76,8 +98,9 @@ lws_protocols Protocol(const char* name, unsigned id) {
 
 }  // namespace
 
-Server::Server(uv_loop_t* loop, const Options& options, Backend& backend)
-    : loop_(loop), options_(options), backend_(backend) {
+Server::Server(uv_loop_t* loop, const Options& options, Backend& backend,
+               ClientDirectory& clients)
+    : loop_(loop), options_(options), backend_(backend), clients_(clients) {
   protocols_[kHttpId] = Protocol("netgraph-http", kHttpId);
   protocols_[kTransportWsId] = Protocol(kTransportWsProtocol.data(), kTransportWsId);
   protocols_[kLegacyWsId] = Protocol(kLegacyWsProtocol.data(), kLegacyWsId);
@@ -131,6 +154,14 @@ Status Server::Start(int listen_fd) {
   listen_poll_->data = this;
   timer_->data = this;
   uv_poll_start(listen_poll_, UV_READABLE, &Server::OnListenReadable);
+  idle_timer_ = new uv_timer_t;
+  uv_timer_init(loop_, idle_timer_);
+  idle_timer_->data = this;
+  // A quarter of the timeout between sweeps: an idle connection goes within 1.25 timeouts.
+  const auto sweep = static_cast<uint64_t>(options_.idle_anonymous_timeout.count() / 4);
+  uv_timer_start(
+      idle_timer_, [](uv_timer_t* timer) { static_cast<Server*>(timer->data)->CloseIdleAnonymous(); },
+      sweep, sweep);
   return Status::Ok();
 }
 
@@ -167,6 +198,16 @@ void Server::PauseAccepting() {
         uv_poll_start(server->listen_poll_, UV_READABLE, &Server::OnListenReadable);
       },
       kAcceptPauseMs, 0);
+}
+
+void Server::CloseIdleAnonymous() {
+  const auto now = std::chrono::steady_clock::now();
+  for (Connection* connection : connections_) {
+    if (connection->IdleAnonymous(now, options_.idle_anonymous_timeout)) {
+      log::Debug("closing an idle anonymous connection from " + connection->peer_address());
+      connection->Close(kIdleAnonymousCloseCode, "Idle connection: no token and no subscription");
+    }
+  }
 }
 
 int Server::Callback(lws* wsi, lws_callback_reasons reason, void* user, void* in, size_t length) {
@@ -220,8 +261,9 @@ int Server::OnConfirmUpgrade(lws* wsi) {
 }
 
 void Server::OnEstablished(lws* wsi, void* user) {
-  std::string peer = CustomHeader(wsi, "x-real-ip:");
-  auto* connection = new Connection(wsi, options_, write_buffer_, peer.empty() ? "-" : peer);
+  std::string address = ClientAddress(SocketPeer(wsi), CustomHeader(wsi, "x-real-ip:"),
+                                      options_.trusted_proxies);
+  auto* connection = new Connection(wsi, options_, backend_, write_buffer_, address);
   static_cast<PerSession*>(user)->connection = connection;
   connections_.insert(connection);
 
@@ -229,6 +271,9 @@ void Server::OnEstablished(lws* wsi, void* user) {
   if (stopping_) return connection->Refuse(close_code::kGoingAway, "Server shutting down");
   if (connections_.size() > options_.max_connections) {
     return connection->Refuse(close_code::kTryAgainLater, "Too many connections");
+  }
+  if (connections_per_address_[address] >= options_.max_connections_per_address) {
+    return connection->Refuse(close_code::kTryAgainLater, "Too many connections from this address");
   }
   if (!OriginAllowed(options_.allowed_origins, Header(wsi, WSI_TOKEN_ORIGIN))) {
     return connection->Refuse(close_code::kForbidden, "Forbidden: Origin not allowed");
@@ -238,8 +283,11 @@ void Server::OnEstablished(lws* wsi, void* user) {
   }
   Subprotocol subprotocol =
       id == kTransportWsId ? Subprotocol::kGraphqlTransportWs : Subprotocol::kGraphqlWs;
-  connection->Start(Session::Create(subprotocol, *connection, backend_, options_,
-                                    Header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION)));
+  std::unique_ptr<Session> session = Session::Create(
+      subprotocol, *connection, *connection, options_, Header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION));
+  ++connections_per_address_[address];
+  clients_.Connected(*session, address);
+  connection->Start(std::move(session));
 }
 
 void Server::OnClosed(void* user) {
@@ -247,6 +295,11 @@ void Server::OnClosed(void* user) {
   if (session == nullptr || session->connection == nullptr) return;
   Connection* connection = std::exchange(session->connection, nullptr);
   connection->OnClosed();
+  if (Session* started = connection->session()) {
+    clients_.Disconnected(*started);
+    auto count = connections_per_address_.find(connection->peer_address());
+    if (--count->second == 0) connections_per_address_.erase(count);
+  }
   connections_.erase(connection);
   delete connection;
   if (stopping_ && connections_.empty() && timer_ != nullptr) {
@@ -262,6 +315,10 @@ void Server::Stop(std::function<void()> stopped) {
   if (listen_poll_ != nullptr) {
     uv_poll_stop(listen_poll_);
     CloseAndDelete(std::exchange(listen_poll_, nullptr));
+  }
+  if (idle_timer_ != nullptr) {
+    uv_timer_stop(idle_timer_);
+    CloseAndDelete(std::exchange(idle_timer_, nullptr));
   }
   for (Connection* connection : connections_) {
     connection->Close(close_code::kGoingAway, "Server shutting down");

@@ -13,10 +13,13 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "core/status.h"
+#include "ws/hub.h"
 #include "ws/options.h"
 #include "ws/session.h"
 
@@ -24,9 +27,13 @@ namespace netgraph::ws {
 
 class Connection;
 
+// Each connection is counted under its client address (X-Real-IP from nginx, see ClientAddress in
+// ws/handshake.h): past Options::max_connections_per_address it is closed with 1013, and the
+// address is what `clients` charges the connection's subscriptions to. Connections with no token
+// and no subscription are closed with 4408 after Options::idle_anonymous_timeout.
 class Server {
  public:
-  Server(uv_loop_t* loop, const Options& options, Backend& backend);
+  Server(uv_loop_t* loop, const Options& options, Backend& backend, ClientDirectory& clients);
   // Completes the context's destruction: destroy the server after Stop, once the loop has run
   // out of handles.
   ~Server();
@@ -49,18 +56,22 @@ class Server {
   static void OnListenReadable(uv_poll_t* poll, int status, int events);
   void Accept();
   void PauseAccepting();
+  void CloseIdleAnonymous();
   void Finish();
 
   uv_loop_t* loop_;
   const Options& options_;
   Backend& backend_;
+  ClientDirectory& clients_;
   lws_retry_bo_t idle_policy_{};
   std::array<lws_protocols, 4> protocols_{};
   lws_context* context_ = nullptr;
   int listen_fd_ = -1;
   uv_poll_t* listen_poll_ = nullptr;  // heap handles: libuv closes them asynchronously
   uv_timer_t* timer_ = nullptr;       // accept pause, then the shutdown deadline
+  uv_timer_t* idle_timer_ = nullptr;  // the sweep for idle anonymous connections
   std::unordered_set<Connection*> connections_;
+  std::unordered_map<std::string, std::size_t> connections_per_address_;  // sessions started
   std::vector<unsigned char> write_buffer_;
   bool stopping_ = false;
   std::function<void()> stopped_;

@@ -117,6 +117,9 @@ class PreparedDocument {
   // nullopt when no single operation can be determined.
   virtual std::optional<OperationType> OperationTypeFor(
       std::optional<std::string_view> operation_name) const = 0;
+  // The memory the document holds (its source text, parsed tree and errors), for callers that
+  // bound what they keep by bytes rather than by text size.
+  virtual std::size_t held_bytes() const = 0;
 };
 
 struct ExecuteParams {

@@ -61,6 +61,15 @@ PreparedDocumentImpl::PreparedDocumentImpl(const void* owner, std::string source
 
 PreparedDocumentImpl::~PreparedDocumentImpl() = default;
 
+std::size_t PreparedDocumentImpl::held_bytes() const {
+  std::size_t bytes = sizeof(*this) + source_.capacity() +
+                      operations_.capacity() * sizeof(operations_[0]) +
+                      condition_variables_.capacity() * sizeof(condition_variables_[0]);
+  if (document_) bytes += sizeof(ast::Document) + document_->held_bytes();
+  for (const Error& error : errors_) bytes += sizeof(Error) + error.message.capacity();
+  return bytes;
+}
+
 const ast::OperationDefinition* PreparedDocumentImpl::SelectOperation(
     std::optional<std::string_view> operation_name, std::string* error) const {
   const ast::OperationDefinition* selected = nullptr;

@@ -41,6 +41,7 @@ class PreparedDocumentImpl final : public PreparedDocument {
   const std::vector<Error>& errors() const override { return errors_; }
   std::optional<OperationType> OperationTypeFor(
       std::optional<std::string_view> operation_name) const override;
+  std::size_t held_bytes() const override;
 
   const void* owner() const { return owner_; }
   // The query text (the cache key).

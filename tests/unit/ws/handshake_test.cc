@@ -47,5 +47,27 @@ TEST(OriginTest, ClientsWithoutOriginAreNotBrowsers) {
   EXPECT_TRUE(OriginAllowed({"https://app.example"}, ""));
 }
 
+TEST(ClientAddressTest, NginxOnTheUnixSocketNamesTheClient) {
+  const std::vector<std::string> trusted{"127.0.0.1", "::1"};
+  EXPECT_EQ(ClientAddress("", "203.0.113.9", trusted), "203.0.113.9");
+  EXPECT_EQ(ClientAddress("", "2001:db8::1", trusted), "2001:db8::1");
+  EXPECT_EQ(ClientAddress("127.0.0.1", "203.0.113.9", trusted), "203.0.113.9");
+  EXPECT_EQ(ClientAddress("", "", trusted), "-");
+}
+
+TEST(ClientAddressTest, AnUntrustedPeerCannotChooseItsAddress) {
+  const std::vector<std::string> trusted{"127.0.0.1"};
+  EXPECT_EQ(ClientAddress("198.51.100.4", "203.0.113.9", trusted), "198.51.100.4");
+  EXPECT_EQ(ClientAddress("198.51.100.4", "", {}), "198.51.100.4");
+}
+
+TEST(ClientAddressTest, AHeaderThatIsNotOneAddressIsIgnored) {
+  const std::vector<std::string> trusted{"127.0.0.1"};
+  EXPECT_EQ(ClientAddress("127.0.0.1", "203.0.113.9, 10.0.0.1", trusted), "127.0.0.1");
+  EXPECT_EQ(ClientAddress("", "evil\nlog line", trusted), "-");
+  EXPECT_FALSE(IsIpAddress("localhost"));
+  EXPECT_TRUE(IsIpAddress("::1"));
+}
+
 }  // namespace
 }  // namespace netgraph::ws

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
+#include <string_view>
 #include <memory>
 #include <string>
 #include <utility>
@@ -164,6 +166,133 @@ TEST_F(HubTest, ARequestErrorEndsTheSubscriptionForAll) {
   EXPECT_EQ(hub_.subscription_count(), 0u);
   EXPECT_EQ(hub_.subscriber_count(), 0u);
   EXPECT_EQ(destroyed_, 1);
+}
+
+// A prepared document of a given size: the hub only asks it how much it holds.
+class SizedDocument : public graphql::PreparedDocument {
+ public:
+  explicit SizedDocument(std::size_t bytes) : bytes_(bytes) {}
+  bool valid() const override { return true; }
+  const std::vector<graphql::Error>& errors() const override { return errors_; }
+  std::optional<graphql::OperationType> OperationTypeFor(
+      std::optional<std::string_view>) const override {
+    return graphql::OperationType::kSubscription;
+  }
+  std::size_t held_bytes() const override { return bytes_; }
+
+ private:
+  std::size_t bytes_;
+  std::vector<graphql::Error> errors_;
+};
+
+constexpr std::size_t kMiB = 1024 * 1024;
+
+class HubLimitsTest : public HubTest {
+ protected:
+  static MemoryLimits Limits() {
+    MemoryLimits limits;
+    limits.per_connection = 2 * kMiB;
+    limits.per_address = 5 * kMiB;
+    limits.process = 6 * kMiB;
+    limits.documents = 4;
+    return limits;
+  }
+
+  // Admits and adds a subscription of `query` with a document of `bytes`; the Admit status.
+  Status Subscribe(Subscriber& subscriber, const std::string& id, const std::string& query,
+                   std::size_t bytes) {
+    auto document = std::make_shared<SizedDocument>(bytes);
+    SubscriptionKey key = Key(query);
+    Status admitted = bounded_.Admit(key, document.get(), subscriber);
+    if (!admitted.ok()) return admitted;
+    if (!bounded_.Join(key, subscriber, id)) {
+      bounded_.Add(key, "graph", NewSubscription(query), subscriber, id, std::move(document));
+    }
+    return admitted;
+  }
+
+  Hub bounded_{executor_, Limits()};
+};
+
+TEST_F(HubLimitsTest, AConnectionIsRefusedPastItsBytesAndOthersGoOn) {
+  RecordingSubscriber attacker;
+  RecordingSubscriber other;
+  bounded_.Connected(attacker, "192.0.2.1");
+  bounded_.Connected(other, "198.51.100.7");
+  EXPECT_TRUE(Subscribe(attacker, "1", "subscription { a }", kMiB).ok());
+  Status refused = Subscribe(attacker, "2", "subscription { b }", kMiB);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_CONNECTION"),
+            std::string::npos);
+  EXPECT_EQ(bounded_.subscription_count(), 1u);
+  EXPECT_TRUE(Subscribe(other, "1", "subscription { b }", kMiB).ok());
+}
+
+TEST_F(HubLimitsTest, AnAddressIsRefusedPastItsBytesAcrossConnections) {
+  RecordingSubscriber connections[4];
+  for (RecordingSubscriber& connection : connections) bounded_.Connected(connection, "192.0.2.1");
+  EXPECT_TRUE(Subscribe(connections[0], "1", "subscription { a }", kMiB + kMiB / 2).ok());
+  EXPECT_TRUE(Subscribe(connections[1], "1", "subscription { b }", kMiB + kMiB / 2).ok());
+  EXPECT_TRUE(Subscribe(connections[2], "1", "subscription { c }", kMiB + kMiB / 2).ok());
+  Status refused = Subscribe(connections[3], "1", "subscription { d }", kMiB / 2 + kMiB / 10);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_ADDRESS"),
+            std::string::npos);
+  // Closing a connection gives its share back.
+  bounded_.Disconnected(connections[0]);
+  EXPECT_TRUE(Subscribe(connections[3], "1", "subscription { d }", kMiB / 2 + kMiB / 10).ok());
+}
+
+TEST_F(HubLimitsTest, TheProcessAndTheDocumentCountAreBounded) {
+  RecordingSubscriber clients[6];
+  for (int i = 0; i < 6; ++i) bounded_.Connected(clients[i], "192.0.2." + std::to_string(i));
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_TRUE(Subscribe(clients[i], "1", "subscription { f" + std::to_string(i) + " }", 10).ok());
+  }
+  Status too_many = Subscribe(clients[4], "1", "subscription { g }", 10);
+  ASSERT_FALSE(too_many.ok());
+  EXPECT_NE(too_many.message().find("NETGRAPH_WS_MAX_DOCUMENTS"), std::string::npos);
+  // Sharing a running document adds no document.
+  EXPECT_TRUE(Subscribe(clients[4], "1", "subscription { f0 }", 10).ok());
+  for (int i = 0; i < 4; ++i) bounded_.Disconnected(clients[i]);
+  bounded_.Disconnected(clients[4]);
+  EXPECT_EQ(bounded_.held_bytes(), 0u);
+  const std::size_t large = 2 * kMiB - kMiB / 10;
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(Subscribe(clients[i], "1", "subscription { h" + std::to_string(i) + " }", large)
+                    .ok());
+  }
+  Status full = Subscribe(clients[5], "1", "subscription { i }", large);
+  ASSERT_FALSE(full.ok());
+  EXPECT_NE(full.message().find("NETGRAPH_WS_MAX_DOCUMENT_BYTES)"), std::string::npos);
+}
+
+TEST_F(HubLimitsTest, SameTextSharesOneDocumentWhateverTheVariables) {
+  RecordingSubscriber a;
+  auto document = std::make_shared<SizedDocument>(kMiB);
+  bounded_.Add(Key("subscription ($v: Int) { x(v: $v) }", {{"v", 1}}), "graph", NewSubscription("x1"),
+           a, "1", document);
+  EXPECT_EQ(bounded_.FindDocument("subscription ($v: Int) { x(v: $v) }"), document);
+  std::size_t one = bounded_.held_bytes();
+  bounded_.Add(Key("subscription ($v: Int) { x(v: $v) }", {{"v", 2}}), "graph", NewSubscription("x2"),
+           a, "2", bounded_.FindDocument("subscription ($v: Int) { x(v: $v) }"));
+  EXPECT_EQ(bounded_.document_count(), 1u);
+  EXPECT_LT(bounded_.held_bytes() - one, kMiB);  // the second subscription's key only
+  // Each subscription of the connection counts the document in full.
+  EXPECT_GE(bounded_.bytes_of(a), 2 * kMiB);
+  bounded_.LeaveAll(a);
+  EXPECT_EQ(bounded_.held_bytes(), 0u);
+  EXPECT_EQ(bounded_.FindDocument("subscription ($v: Int) { x(v: $v) }"), nullptr);
+}
+
+TEST_F(HubLimitsTest, AFailedSubscriptionGivesItsBytesBack) {
+  RecordingSubscriber a;
+  bounded_.Connected(a, "192.0.2.1");
+  executor_.failing = "subscription { x }";
+  ASSERT_TRUE(Subscribe(a, "1", "subscription { x }", kMiB).ok());
+  bounded_.Publish("graph", event_, stamp_);
+  EXPECT_EQ(bounded_.held_bytes(), 0u);
+  EXPECT_EQ(bounded_.bytes_of(a), 0u);
 }
 
 TEST(SubscriptionKeyTest, VariablesCompareByValueNotByText) {
