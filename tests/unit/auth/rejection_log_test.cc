@@ -69,7 +69,7 @@ TEST_F(RejectionLogTest, CountsAtMostAFewDistinctReasonsThenOther) {
   log_.Record("last");
   ASSERT_EQ(lines_.size(), 3u);
   EXPECT_THAT(lines_[1], HasSubstr(std::to_string(RejectionLog::kMaxReasons + 50) + " more"));
-  EXPECT_THAT(lines_[1], HasSubstr(", other x50"));
+  EXPECT_THAT(lines_[1], HasSubstr(": other x50, "));
   EXPECT_THAT(lines_[1], HasSubstr("unknown kid '0' x1"));
 }
 
