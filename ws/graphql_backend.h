@@ -7,6 +7,7 @@
 #ifndef NETGRAPH_WS_GRAPHQL_BACKEND_H_
 #define NETGRAPH_WS_GRAPHQL_BACKEND_H_
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -22,10 +23,14 @@ namespace netgraph::ws {
 class GraphqlBackend final : public Backend, public EventExecutor {
  public:
   // `listen` is called with each new subscription's topic: the Redis channel to subscribe to.
-  GraphqlBackend(api::Service& service, std::function<void(const std::string&)> listen);
+  // Published payloads larger than `max_update_bytes` are refused.
+  GraphqlBackend(api::Service& service, std::function<void(const std::string&)> listen,
+                 std::size_t max_update_bytes);
 
-  // A message was published on Redis `channel`: one update for the subscriptions fed by it.
-  void OnPublished(std::string_view channel, std::string_view payload);
+  // A message was published on Redis `channel`: one update for the subscriptions fed by it, once
+  // it is authenticated (service.updates()) and parsed; anything else is dropped and logged
+  // (RefusalLog) before its sequence number can count.
+  void OnPublished(std::string_view channel, std::string_view message);
   // The Redis subscription was lost and is back: updates may have been missed.
   void OnResubscribed() { sequencer_.MarkPossibleLoss(); }
 
@@ -44,6 +49,8 @@ class GraphqlBackend final : public Backend, public EventExecutor {
   api::Service& service_;
   std::function<void(const std::string&)> listen_;
   std::unique_ptr<api::RequestScope> anonymous_;  // the context of shared executions
+  std::size_t max_update_bytes_;
+  RefusalLog refusals_;
   Sequencer sequencer_;
   Hub hub_;
 };
