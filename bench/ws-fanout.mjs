@@ -14,6 +14,7 @@
 // numbers across machines (perf notes §5).
 import { readFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
+import { loginCommands, respCommand, signUpdate, updateSigningKey } from '../tests/support/redis.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -64,15 +65,24 @@ function rssKiB(pid) {
   }
 }
 
-// One Redis connection for all publishes: PUBLISH and read the integer reply, in order.
+// One Redis connection for all publishes: PUBLISH and read the integer reply, in order. It logs in
+// as the URL says, and signs each update as the outbox relay does (NETGRAPH_UPDATE_SIGNING_KEY_FILE).
 class Publisher {
   constructor(url) {
+    this.key = updateSigningKey();
     this.pending = [];
     this.buffer = '';
     this.socket = net.connect(Number(url.port || 6379), url.hostname || '127.0.0.1');
     this.socket.setNoDelay(true);
     this.socket.setEncoding('utf8');
-    this.ready = new Promise((resolve, reject) => { this.socket.once('connect', resolve); this.socket.once('error', reject); });
+    const login = loginCommands(url.href);
+    const connected = new Promise((resolve, reject) => { this.socket.once('connect', resolve); this.socket.once('error', reject); });
+    this.ready = connected.then(() => {
+      const loggedIn = Array.from({ length: login.replies },
+        () => new Promise((resolve, reject) => this.pending.push({ resolve, reject })));
+      this.socket.write(login.text);
+      return Promise.all(loggedIn);
+    });
     this.socket.on('data', (chunk) => {
       this.buffer += chunk;
       let end;
@@ -81,13 +91,13 @@ class Publisher {
         this.buffer = this.buffer.slice(end + 2);
         const waiter = this.pending.shift();
         if (line[0] === ':') waiter.resolve(Number(line.slice(1)));
+        else if (line[0] === '+') waiter.resolve(line.slice(1));
         else waiter.reject(new Error(`Redis: ${line}`));
       }
     });
   }
   publish(channel, message) {
-    const parts = ['PUBLISH', channel, message];
-    const command = `*3\r\n${parts.map((p) => `$${Buffer.byteLength(p)}\r\n${p}\r\n`).join('')}`;
+    const command = respCommand('PUBLISH', channel, signUpdate(message, channel, this.key));
     return new Promise((resolve, reject) => { this.pending.push({ resolve, reject }); this.socket.write(command); });
   }
   close() { this.socket.end(); }

@@ -152,10 +152,10 @@ bool Connection::IdleAnonymous(std::chrono::steady_clock::time_point now,
   return now - active_at_ >= timeout;
 }
 
-std::unique_ptr<graphql::RequestContext> Connection::Authenticate(std::string_view authorization) {
-  std::unique_ptr<graphql::RequestContext> context = backend_.Authenticate(authorization);
-  token_presented_ = context != nullptr && !authorization.empty();
-  return context;
+Authentication Connection::Authenticate(std::string_view authorization) {
+  Authentication authentication = backend_.Authenticate(authorization);
+  token_presented_ = authentication.context != nullptr && !authorization.empty();
+  return authentication;
 }
 
 StartResult Connection::Start(Subscriber& subscriber, const std::string& id,

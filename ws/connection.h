@@ -61,7 +61,7 @@ class Connection final : public Peer, public Backend {
   void SetTimer(std::chrono::milliseconds delay) override;
 
   // Backend: forwarded to the process's backend.
-  std::unique_ptr<graphql::RequestContext> Authenticate(std::string_view authorization) override;
+  Authentication Authenticate(std::string_view authorization) override;
   StartResult Start(Subscriber& subscriber, const std::string& id, const OperationRequest& request,
                     graphql::RequestContext* context) override;
   void Stop(Subscriber& subscriber, const std::string& id) override;

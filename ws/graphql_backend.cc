@@ -23,11 +23,13 @@ constexpr std::size_t kTrimAfterReleasedBytes = 4 * 1024 * 1024;
 
 GraphqlBackend::GraphqlBackend(api::Service& service, std::chrono::seconds token_leeway,
                                const MemoryLimits& limits,
-                               std::function<void(const std::string&)> listen)
+                               std::function<void(const std::string&)> listen,
+                               std::size_t max_update_bytes)
     : service_(service),
       token_leeway_(token_leeway),
       listen_(std::move(listen)),
       anonymous_(service.NewRequest("")),
+      max_update_bytes_(max_update_bytes),
       hub_(*this, limits) {}
 
 Authentication GraphqlBackend::Authenticate(std::string_view authorization) {
@@ -110,11 +112,17 @@ graphql::ExecutionResult GraphqlBackend::ExecuteEvent(const graphql::Subscriptio
   return service_.engine().ExecuteEvent(subscription, event, anonymous_.get());
 }
 
-void GraphqlBackend::OnPublished(std::string_view channel, std::string_view payload) {
-  Result<PublishedUpdate> update = ParseUpdate(payload);
+void GraphqlBackend::OnPublished(std::string_view channel, std::string_view message) {
+  Result<std::string_view> payload = service_.updates().Open(channel, message);
+  Result<PublishedUpdate> update =
+      payload.ok() ? ParseUpdate(*payload, max_update_bytes_)
+                   : Result<PublishedUpdate>(payload.status());
   if (!update.ok()) {
-    log::Warn("ignoring a message on Redis channel " + std::string(channel) + ": " +
-              update.status().message());
+    if (std::optional<std::string> line = refusals_.Refused(
+            "on channel " + std::string(channel) + ": " + update.status().message(),
+            RefusalLog::Clock::now())) {
+      log::Warn(*line);
+    }
     return;
   }
   std::optional<UpdateStamp> stamp = sequencer_.Next(update->publisher_sequence);

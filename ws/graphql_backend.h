@@ -8,6 +8,7 @@
 #define NETGRAPH_WS_GRAPHQL_BACKEND_H_
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -25,14 +26,18 @@ class GraphqlBackend final : public Backend, public EventExecutor {
  public:
   // `listen` is called with each new subscription's topic: the Redis channel to subscribe to.
   // `token_leeway`: NETGRAPH_JWT_LEEWAY_SECONDS, how long after its exp a token is still accepted.
+  // Published payloads larger than `max_update_bytes` are refused.
   GraphqlBackend(api::Service& service, std::chrono::seconds token_leeway,
-                 const MemoryLimits& limits, std::function<void(const std::string&)> listen);
+                 const MemoryLimits& limits, std::function<void(const std::string&)> listen,
+                 std::size_t max_update_bytes);
 
   // Where the server reports each connection's client address (the per-address bounds).
   ClientDirectory& clients() { return hub_; }
 
-  // A message was published on Redis `channel`: one update for the subscriptions fed by it.
-  void OnPublished(std::string_view channel, std::string_view payload);
+  // A message was published on Redis `channel`: one update for the subscriptions fed by it, once
+  // it is authenticated (service.updates()) and parsed; anything else is dropped and logged
+  // (RefusalLog) before its sequence number can count.
+  void OnPublished(std::string_view channel, std::string_view message);
   // The Redis subscription was lost and is back: updates may have been missed.
   void OnResubscribed() { sequencer_.MarkPossibleLoss(); }
 
@@ -56,6 +61,8 @@ class GraphqlBackend final : public Backend, public EventExecutor {
   std::chrono::seconds token_leeway_;
   std::function<void(const std::string&)> listen_;
   std::unique_ptr<api::RequestScope> anonymous_;  // the context of shared executions
+  std::size_t max_update_bytes_;
+  RefusalLog refusals_;
   Sequencer sequencer_;
   Hub hub_;
   std::size_t released_since_trim_ = 0;

@@ -97,8 +97,10 @@ int Serve(uv_loop_t* loop, netgraph::api::Service& service, std::chrono::seconds
           const std::string& where, int listen_fd) {
   using namespace netgraph;
   std::unique_ptr<ws::RedisSubscriber> redis;
-  ws::GraphqlBackend backend(service, token_leeway, options.memory,
-                             [&redis](const std::string& channel) { redis->Listen(channel); });
+  // A published update is held to the size of a client's message.
+  ws::GraphqlBackend backend(
+      service, token_leeway, options.memory,
+      [&redis](const std::string& channel) { redis->Listen(channel); }, options.max_message_bytes);
   redis = std::make_unique<ws::RedisSubscriber>(
       loop, redis_address, ws::Backoff(options.redis_retry_min, options.redis_retry_max),
       ws::RedisSubscriber::Handlers{[&backend](std::string_view channel, std::string_view payload) {

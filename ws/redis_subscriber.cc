@@ -4,6 +4,7 @@
 #include <hiredis/hiredis.h>
 
 #include <utility>
+#include <vector>
 
 #include "core/log.h"
 
@@ -74,10 +75,7 @@ RedisSubscriber::RedisSubscriber(uv_loop_t* loop, store::RedisAddress address, B
 
 RedisSubscriber::~RedisSubscriber() = default;
 
-std::string RedisSubscriber::Where() const {
-  return address_.socket_path.empty() ? address_.host + ":" + std::to_string(address_.port)
-                                      : address_.socket_path;
-}
+std::string RedisSubscriber::Where() const { return address_.Describe(); }
 
 void RedisSubscriber::Start() {
   retry_timer_ = new uv_timer_t;
@@ -135,6 +133,18 @@ void RedisSubscriber::OnConnect(const redisAsyncContext* context, int status) {
   if (self->address_.socket_path.empty()) {
     redisEnableKeepAlive(const_cast<redisContext*>(&context->c));
   }
+  // Replies come in order, so the subscriptions sent next run once logged in.
+  self->login_error_.clear();
+  for (const std::vector<std::string>& command : store::LoginCommands(self->address_)) {
+    std::vector<const char*> argv;
+    std::vector<std::size_t> lengths;
+    for (const std::string& argument : command) {
+      argv.push_back(argument.data());
+      lengths.push_back(argument.size());
+    }
+    redisAsyncCommandArgv(self->context_, &RedisSubscriber::OnLoginReply, nullptr,
+                          static_cast<int>(argv.size()), argv.data(), lengths.data());
+  }
   for (const std::string& channel : self->channels_) self->Subscribe(channel);
 }
 
@@ -144,8 +154,20 @@ void RedisSubscriber::OnDisconnect(const redisAsyncContext* context, int status)
   self->connected_ = false;
   if (self->subscribed_) self->lost_ = true;
   self->subscribed_ = false;
-  if (status == REDIS_OK || self->stopping_) return;
+  if (self->stopping_) return;
+  if (!self->login_error_.empty()) return self->Retry(self->login_error_);
+  if (status == REDIS_OK) return;
   self->Retry(std::string("connection lost: ") + context->errstr);
+}
+
+void RedisSubscriber::OnLoginReply(redisAsyncContext* context, void* reply_pointer, void*) {
+  auto* reply = static_cast<redisReply*>(reply_pointer);
+  if (reply == nullptr || reply->type != REDIS_REPLY_ERROR) return;
+  auto* self = static_cast<RedisSubscriber*>(context->data);
+  // A wrong password or database is a configuration mistake: report Redis's answer to the login
+  // (WRONGPASS ..., ERR DB index is out of range), not the NOAUTH of the subscriptions after it.
+  self->login_error_ = "logging in (AUTH/SELECT) failed: " + std::string(reply->str, reply->len);
+  redisAsyncDisconnect(context);
 }
 
 void RedisSubscriber::Subscribe(const std::string& channel) {

@@ -1,7 +1,8 @@
 // The process's one Redis connection for pub/sub: hiredis's asynchronous API attached to the
 // process's libuv loop (service anchors §6). It subscribes to the channels it is asked to listen
 // to; when the connection fails or is lost it reconnects after a back-off with jitter and
-// subscribes to them all again. Redis does not replay what was published while it was away, so
+// subscribes to them all again. Each connection first logs in (AUTH, SELECT) as REDIS_URL says; a
+// refused login is logged and retried like a lost connection. Redis does not replay what was published while it was away, so
 // each re-subscription is reported (see Sequencer).
 //
 // hiredis 0.14 has no PING on a subscribed connection and no read timeout; TCP keep-alive finds a
@@ -48,6 +49,8 @@ class RedisSubscriber {
   static void OnConnect(const redisAsyncContext* context, int status);
   static void OnDisconnect(const redisAsyncContext* context, int status);
   static void OnReply(redisAsyncContext* context, void* reply, void* self);
+  // The reply to a login command (store::LoginCommands).
+  static void OnLoginReply(redisAsyncContext* context, void* reply, void* unused);
   void Connect();
   void Subscribe(const std::string& channel);
   void Retry(const std::string& why);
@@ -64,6 +67,7 @@ class RedisSubscriber {
   bool subscribed_ = false;
   bool lost_ = false;  // a subscription existed and was lost
   bool stopping_ = false;
+  std::string login_error_;  // why logging in on the current connection failed, if it did
 };
 
 }  // namespace netgraph::ws

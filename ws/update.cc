@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "core/api/client_json.h"
+
 namespace netgraph::ws {
 
 std::optional<UpdateStamp> Sequencer::Next(std::optional<std::int64_t> publisher_sequence) {
@@ -23,9 +25,17 @@ std::optional<UpdateStamp> Sequencer::Next(std::optional<std::int64_t> publisher
   return UpdateStamp{sequence_, publisher_sequence};
 }
 
-Result<PublishedUpdate> ParseUpdate(std::string_view payload) {
-  nlohmann::json json = nlohmann::json::parse(payload, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) return Status::Error("the message is not JSON");
+Result<PublishedUpdate> ParseUpdate(std::string_view payload, std::size_t max_bytes) {
+  if (payload.size() > max_bytes) {
+    return Status::Error("the message exceeds " + std::to_string(max_bytes) + " bytes");
+  }
+  api::ClientJson parsed = api::ParseClientJson(payload);
+  if (parsed.problem == api::ClientJson::Problem::kTooDeep) {
+    return Status::Error("the message nests deeper than " +
+                         std::to_string(api::kMaxClientJsonDepth) + " levels");
+  }
+  if (!parsed.ok()) return Status::Error("the message is not JSON");
+  nlohmann::json json = std::move(parsed.value);
   if (!json.is_object()) return Status::Error("the message is not a JSON object");
   PublishedUpdate update;
   auto sequence = json.find("sequence");
@@ -34,6 +44,20 @@ Result<PublishedUpdate> ParseUpdate(std::string_view payload) {
   }
   update.event = std::move(json);
   return update;
+}
+
+std::optional<std::string> RefusalLog::Refused(std::string_view reason, Clock::time_point now) {
+  if (window_start_ && now - *window_start_ < kInterval) {
+    ++suppressed_;
+    return std::nullopt;
+  }
+  window_start_ = now;
+  std::string line = "refused a message from Redis: " + std::string(reason);
+  if (suppressed_ > 0) {
+    line += " (and " + std::to_string(suppressed_) + " more refused since the last such line)";
+  }
+  suppressed_ = 0;
+  return line;
 }
 
 std::string StampedBody(std::string_view body, const UpdateStamp& stamp) {

@@ -50,11 +50,14 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   config.claims = domain::ClaimPolicy::FromEnvironment(env);
   config.ledger = domain::LedgerConfig::FromEnvironment(env);
   config.relay = domain::RelayOptions::FromEnvironment(env);
+  Result<domain::UpdateAuthenticator> updates = domain::UpdateAuthenticator::FromEnvironment(env);
   if (Status s = env.status(); !s.ok()) return s;
   if (!auth.ok()) return auth.status();
   config.auth = *auth;
   if (!redis.ok()) return redis.status();
   config.redis = *redis;
+  if (!updates.ok()) return updates.status();
+  config.updates = *updates;
   return config;
 }
 
@@ -67,6 +70,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
       redis_(config.redis),
       claim_policy_(config.claims),
       relay_options_(config.relay),
+      updates_(config.updates),
       ledger_(std::move(ledger)) {}
 
 Result<std::unique_ptr<Service>> Service::Create(const ServiceConfig& config) {
@@ -124,7 +128,7 @@ domain::Outcome<const domain::User*> RequestScope::CurrentUser() {
 }
 
 int Service::RunOutboxRelay() {
-  return domain::RunOutboxRelayProcess(database_, redis_, relay_options_);
+  return domain::RunOutboxRelayProcess(database_, redis_, updates_, relay_options_);
 }
 
 Health Service::CheckHealth() {

@@ -22,6 +22,7 @@
 #include "core/domain/failure.h"
 #include "core/domain/outbox_relay.h"
 #include "core/domain/token2022_ledger.h"
+#include "core/domain/update_message.h"
 #include "core/domain/user.h"
 #include "core/domain/voucher.h"
 #include "core/graphql/engine.h"
@@ -40,6 +41,7 @@ struct ServiceConfig {
   domain::ClaimPolicy claims;    // NETGRAPH_CLAIM_*
   domain::LedgerConfig ledger;   // NETGRAPH_TREASURY_KEYPAIR_FILE, NETGRAPH_MINT_ADDRESS
   domain::RelayOptions relay;    // NETGRAPH_RELAY_*, NETGRAPH_OUTBOX_RETENTION_SECONDS
+  domain::UpdateAuthenticator updates;  // NETGRAPH_UPDATE_SIGNING_KEY_FILE
 
   static Result<ServiceConfig> FromEnvironment(config::Environment& env);
 };
@@ -91,6 +93,8 @@ class Service {
   graphql::Engine& engine() { return *engine_; }
   store::Connection& database() { return database_; }
   store::RedisClient& redis() { return redis_; }
+  // Seals the graph updates the relay publishes and opens the ones netgraph-ws receives.
+  const domain::UpdateAuthenticator& updates() const { return updates_; }
   const domain::ClaimPolicy& claim_policy() const { return claim_policy_; }
   // Null when NETGRAPH_TREASURY_KEYPAIR_FILE or NETGRAPH_MINT_ADDRESS is unset: redemptions fail.
   const domain::ConfidentialLedger* ledger() const { return ledger_.get(); }
@@ -116,6 +120,7 @@ class Service {
   store::RedisClient redis_;
   domain::ClaimPolicy claim_policy_;
   domain::RelayOptions relay_options_;
+  domain::UpdateAuthenticator updates_;
   std::unique_ptr<domain::ConfidentialLedger> ledger_;
 };
 

@@ -47,7 +47,7 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
         if (!pending.ok()) return pending.status();
         std::int64_t last_published = 0;
         for (const store::OutboxRow& row : *pending) {
-          Result<std::int64_t> sent = redis_.Publish(row.channel, row.payload);
+          Result<std::int64_t> sent = redis_.Publish(row.channel, updates_.Seal(row.channel, row.payload));
           if (!sent.ok()) {
             pass.redis = sent.status();
             break;
@@ -118,7 +118,7 @@ void OutboxRelay::Run(const volatile std::sig_atomic_t& stop) {
 }
 
 int RunOutboxRelayProcess(store::Connection& db, store::RedisClient& redis,
-                          const RelayOptions& options) {
+                          const UpdateAuthenticator& updates, const RelayOptions& options) {
   struct sigaction action {};
   action.sa_handler = OnStopSignal;
   sigemptyset(&action.sa_mask);
@@ -126,7 +126,11 @@ int RunOutboxRelayProcess(store::Connection& db, store::RedisClient& redis,
   action.sa_handler = SIG_IGN;
   for (int s : {SIGPIPE, SIGHUP}) ::sigaction(s, &action, nullptr);
   log::Info("relay: publishing graph changes from the outbox to Redis");
-  OutboxRelay relay(db, redis, options);
+  if (!updates.signing()) {
+    log::Warn(std::string("relay: ") + kUpdateSigningKeyFileVariable +
+              "=off: updates go out unsigned, and anyone who can publish on Redis can forge them");
+  }
+  OutboxRelay relay(db, redis, updates, options);
   relay.Run(g_stop);
   log::Info("relay: stopped");
   return 0;

@@ -18,6 +18,7 @@
 #include "core/config/environment.h"
 #include "core/status.h"
 #include "core/store/connection.h"
+#include "core/domain/update_message.h"
 #include "core/store/redis.h"
 
 namespace netgraph::domain {
@@ -34,8 +35,10 @@ struct RelayOptions {
 
 class OutboxRelay {
  public:
-  OutboxRelay(store::Connection& db, store::RedisClient& redis, RelayOptions options)
-      : db_(db), redis_(redis), options_(options) {}
+  // Each message is sealed by `updates` (signed unless signing is off) before it is published.
+  OutboxRelay(store::Connection& db, store::RedisClient& redis,
+              const UpdateAuthenticator& updates, RelayOptions options)
+      : db_(db), redis_(redis), updates_(updates), options_(options) {}
 
   struct Pass {
     std::int64_t published = 0;
@@ -55,13 +58,14 @@ class OutboxRelay {
 
   store::Connection& db_;
   store::RedisClient& redis_;
+  const UpdateAuthenticator& updates_;
   RelayOptions options_;
 };
 
 // The relay process's main: stops on SIGTERM, SIGINT or SIGQUIT, ignores SIGHUP and SIGPIPE.
 // Returns the exit status.
 int RunOutboxRelayProcess(store::Connection& db, store::RedisClient& redis,
-                          const RelayOptions& options);
+                          const UpdateAuthenticator& updates, const RelayOptions& options);
 
 }  // namespace netgraph::domain
 

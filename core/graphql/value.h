@@ -66,6 +66,10 @@ class Value {
 
   // JSON conversion. Integers that fit in 64 bits become Int, other numbers Float. Host values
   // serialise as null: they are never part of a response.
+  // Conversion, comparison, serialisation and destruction recurse once per nesting level, so JSON
+  // from outside must have its depth bounded before it gets here: every caller parses it with
+  // api::ParseClientJson (core/api/client_json.h, 64 levels), Redis messages included
+  // (ws/update.h).
   static Value FromJson(const nlohmann::json& json);
   nlohmann::json ToJson() const;
 

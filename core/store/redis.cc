@@ -2,8 +2,11 @@
 
 #include <hiredis/hiredis.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace netgraph::store {
@@ -14,36 +17,140 @@ struct ReplyDeleter {
 };
 using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
 
+// Userinfo in a URL may carry any byte as %XX (RFC 3986 §2.1); '+' is itself, not a space.
+Result<std::string> PercentDecode(std::string_view text) {
+  std::string decoded;
+  decoded.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      decoded.push_back(text[i]);
+      continue;
+    }
+    std::uint8_t byte = 0;
+    if (i + 2 >= text.size()) {
+      return Status::Error("a '%' must be followed by two hex digits");
+    }
+    for (char c : text.substr(i + 1, 2)) {
+      int digit = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
+      if (digit < 0) return Status::Error("a '%' must be followed by two hex digits");
+      byte = static_cast<std::uint8_t>(byte << 4 | digit);
+    }
+    decoded.push_back(static_cast<char>(byte));
+    i += 2;
+  }
+  return decoded;
+}
+
+// A decimal integer in [min, max], or nullopt.
+std::optional<long> DecimalIn(std::string_view text, long min, long max) {
+  if (text.empty() || text.size() > 10 ||
+      text.find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  long value = std::strtol(std::string(text).c_str(), nullptr, 10);
+  if (value < min || value > max) return std::nullopt;
+  return value;
+}
+
 }  // namespace
 
 Result<RedisAddress> RedisAddress::Parse(std::string_view url) {
   RedisAddress address;
   constexpr std::string_view kUnix = "unix://";
   constexpr std::string_view kTcp = "redis://";
+  constexpr std::string_view kTls = "rediss://";
+  // The URL may hold a password: errors show the scheme and what is wrong, not the URL.
+  auto bad = [](const std::string& what) { return Status::Error("REDIS_URL: " + what); };
   if (url.substr(0, kUnix.size()) == kUnix) {
     address.socket_path = std::string(url.substr(kUnix.size()));
     if (address.socket_path.empty() || address.socket_path[0] != '/') {
-      return Status::Error("REDIS_URL: a unix socket URL needs an absolute path: " + std::string(url));
+      return bad("a unix socket URL needs an absolute path: " + std::string(url));
     }
     return address;
   }
+  if (url.substr(0, kTls.size()) == kTls) {
+    return bad("rediss:// (TLS) is not supported: this build's hiredis (0.14) has no TLS; reach a "
+               "TLS-only Redis through a local TLS tunnel (docs/operations.md, \"Redis\")");
+  }
   if (url.substr(0, kTcp.size()) != kTcp) {
-    return Status::Error("REDIS_URL must start with redis:// or unix://, not: " + std::string(url));
+    return bad("must start with redis:// or unix://");
   }
   std::string_view rest = url.substr(kTcp.size());
-  if (std::size_t slash = rest.find('/'); slash != std::string_view::npos) rest = rest.substr(0, slash);
-  if (std::size_t colon = rest.rfind(':'); colon != std::string_view::npos) {
-    std::string port(rest.substr(colon + 1));
-    char* end = nullptr;
-    long parsed = std::strtol(port.c_str(), &end, 10);
-    if (port.empty() || *end != '\0' || parsed < 1 || parsed > 65535) {
-      return Status::Error("REDIS_URL has a bad port: " + std::string(url));
-    }
-    address.port = static_cast<int>(parsed);
-    rest = rest.substr(0, colon);
+  if (rest.find_first_of("?#") != std::string_view::npos) {
+    return bad("query parameters and fragments are not supported");
   }
-  address.host = rest.empty() ? "127.0.0.1" : std::string(rest);
+  std::string_view path;
+  if (std::size_t slash = rest.find('/'); slash != std::string_view::npos) {
+    path = rest.substr(slash + 1);
+    rest = rest.substr(0, slash);
+  }
+  if (std::size_t at = rest.rfind('@'); at != std::string_view::npos) {
+    std::string_view userinfo = rest.substr(0, at);
+    rest = rest.substr(at + 1);
+    std::size_t colon = userinfo.find(':');
+    if (colon == std::string_view::npos) {
+      return bad("put the password after a colon: redis://[user]:password@host:port/db");
+    }
+    Result<std::string> username = PercentDecode(userinfo.substr(0, colon));
+    Result<std::string> password = PercentDecode(userinfo.substr(colon + 1));
+    if (!username.ok()) return bad("the user name: " + username.status().message());
+    if (!password.ok()) return bad("the password: " + password.status().message());
+    if (password->empty()) return bad("the password after the colon is empty");
+    address.username = std::move(username.value());
+    address.password = std::move(password.value());
+  }
+  std::string_view host = rest;
+  std::string_view port;
+  if (!rest.empty() && rest.front() == '[') {  // an IPv6 literal
+    std::size_t close = rest.find(']');
+    if (close == std::string_view::npos) return bad("an IPv6 address lacks its ']'");
+    host = rest.substr(1, close - 1);
+    std::string_view after = rest.substr(close + 1);
+    if (!after.empty() && after.front() != ':') return bad("unexpected text after the host");
+    if (!after.empty()) port = after.substr(1);
+    if (after == ":") return bad("the port is empty");
+  } else if (std::size_t colon = rest.rfind(':'); colon != std::string_view::npos) {
+    host = rest.substr(0, colon);
+    port = rest.substr(colon + 1);
+    if (port.empty()) return bad("the port is empty");
+  }
+  if (!port.empty()) {
+    std::optional<long> number = DecimalIn(port, 1, 65535);
+    if (!number) return bad("bad port '" + std::string(port) + "'");
+    address.port = static_cast<int>(*number);
+  }
+  address.host = host.empty() ? "127.0.0.1" : std::string(host);
+  if (!path.empty()) {
+    std::optional<long> database = DecimalIn(path, 0, std::numeric_limits<int>::max());
+    if (!database) return bad("the database after '/' must be a number, not '" + std::string(path) + "'");
+    address.database = static_cast<int>(*database);
+  }
   return address;
+}
+
+std::string RedisAddress::Describe() const {
+  if (!socket_path.empty()) return socket_path;
+  std::string where = username.empty() ? "" : username + "@";
+  where += host.find(':') == std::string::npos ? host : "[" + host + "]";
+  where += ":" + std::to_string(port);
+  if (database != 0) where += "/" + std::to_string(database);
+  return where;
+}
+
+std::vector<std::vector<std::string>> LoginCommands(const RedisAddress& address) {
+  std::vector<std::vector<std::string>> commands;
+  if (!address.password.empty()) {
+    if (address.username.empty()) {
+      commands.push_back({"AUTH", address.password});
+    } else {
+      commands.push_back({"AUTH", address.username, address.password});
+    }
+  }
+  if (address.database != 0) commands.push_back({"SELECT", std::to_string(address.database)});
+  return commands;
 }
 
 RedisClient::RedisClient(RedisAddress address, int timeout_ms)
@@ -70,6 +177,24 @@ Status RedisClient::EnsureConnected() {
     return Status::Error(message);
   }
   redisSetTimeout(context_, timeout);
+  for (const std::vector<std::string>& command : LoginCommands(address_)) {
+    std::vector<const char*> argv;
+    std::vector<std::size_t> lengths;
+    for (const std::string& argument : command) {
+      argv.push_back(argument.data());
+      lengths.push_back(argument.size());
+    }
+    Reply reply(static_cast<redisReply*>(redisCommandArgv(
+        context_, static_cast<int>(argv.size()), argv.data(), lengths.data())));
+    std::string problem = !reply ? context_->errstr
+                          : reply->type == REDIS_REPLY_ERROR ? reply->str
+                                                            : "";
+    if (!problem.empty()) {
+      Disconnect();
+      return Status::Error("Redis at " + address_.Describe() + ": " + command.front() +
+                           " failed: " + problem);
+    }
+  }
   return Status::Ok();
 }
 

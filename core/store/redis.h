@@ -11,6 +11,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 
@@ -19,14 +20,30 @@ struct redisReply;
 
 namespace netgraph::store {
 
-// Where a Redis server listens, parsed from REDIS_URL: redis://host:port, or unix:///path/to.sock.
+// Where a Redis server listens and how to log in, parsed from REDIS_URL:
+//   redis://[[user]:password@]host[:port][/db]   (user and password percent-decoded)
+//   unix:///path/to.sock
+// With a password, every new connection first sends AUTH (AUTH user password when a user is given:
+// a Redis 6 ACL user), then SELECT db when db is not 0. rediss:// (TLS) is refused: hiredis 0.14,
+// Debian 12's, has no TLS (docs/operations.md says how to reach a TLS-only Redis).
 struct RedisAddress {
   std::string host;         // empty for a unix socket
   int port = 6379;
   std::string socket_path;  // empty for TCP
+  std::string username;     // empty: the default user
+  std::string password;     // empty: no AUTH
+  int database = 0;
 
   static Result<RedisAddress> Parse(std::string_view url);
+
+  // Where it is, for log lines: never the password.
+  std::string Describe() const;
 };
+
+// The commands that log in on a new connection, in order, as argument lists: AUTH when there is a
+// password, SELECT when the database is not 0. Used by the synchronous client here and by
+// netgraph-ws's subscriber (ws/redis_subscriber.h).
+std::vector<std::vector<std::string>> LoginCommands(const RedisAddress& address);
 
 class RedisClient {
  public:

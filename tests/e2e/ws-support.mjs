@@ -3,10 +3,10 @@
 // from the environment scripts/test exports (see ../support/stack.mjs).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { publishRaw, signUpdate, updateSigningKey } from '../support/redis.mjs';
 import { isAlive, readPid, runDir, waitFor, wsUrl } from '../support/stack.mjs';
 
 export { wsUrl };
@@ -36,26 +36,12 @@ export function networkUpdate(marker, extra = {}) {
   };
 }
 
-// PUBLISH over a fresh RESP connection; resolves with the number of Redis subscribers that got it.
-export function publish(message, channel = graphChannel) {
+// PUBLISH over a fresh RESP connection, signed with the stack's update key as the outbox relay signs
+// (pass `key` to sign with another one, null to send it unsigned); resolves with the number of
+// Redis subscribers that got it.
+export function publish(message, channel = graphChannel, { key = updateSigningKey() } = {}) {
   const payload = typeof message === 'string' ? message : JSON.stringify(message);
-  const args = ['PUBLISH', channel, payload];
-  const command = `*${args.length}\r\n` +
-    args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('');
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(redisPort, redisHost, () => socket.write(command));
-    let reply = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => {
-      reply += chunk;
-      const end = reply.indexOf('\r\n');
-      if (end < 0) return;
-      socket.end();
-      if (reply[0] === ':') resolve(Number(reply.slice(1, end)));
-      else reject(new Error(`Redis answered ${reply.slice(0, end)}`));
-    });
-    socket.on('error', reject);
-  });
+  return publishRaw(redisUrl.href, channel, signUpdate(payload, channel, key));
 }
 
 // Publishes (again and again) until the ws process has received it: right after a subscription is
@@ -222,6 +208,7 @@ export async function restartRedis() {
   mkdirSync(path.join(runDir, 'redis'), { recursive: true });
   mkdirSync(logs, { recursive: true });
   execFileSync('redis-server', [
+    path.join(runDir, 'redis.conf'),  // requirepass: scripts/stack writes it
     '--bind', '127.0.0.1', '--port', String(redisPort), '--daemonize', 'yes',
     '--pidfile', pidFile, '--logfile', path.join(logs, 'redis.log'),
     '--dir', path.join(runDir, 'redis'), '--save', '', '--appendonly', 'no',

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { isAlive, readPid, stackUp, waitFor } from '../support/stack.mjs';
-import { subscribe } from '../support/redis.mjs';
+import { openUpdate, subscribe } from '../support/redis.mjs';
 import { graphqlWsClient, subscribe as subscribeOverWebSocket } from '../e2e/ws-support.mjs';
 import { claim, issueVouchers, newUser, randomWallet, RFC3339_UTC } from '../support/api.mjs';
 
@@ -29,14 +29,14 @@ test('a claim publishes a NetworkUpdate on netgraph:graph', async () => {
     const wallet = randomWallet();
     const [code] = issueVouchers(2);
     assert.equal((await claim(user.token, code, wallet)).success, true);
-    const update = JSON.parse(await subscriber.next());
+    const update = JSON.parse(openUpdate(await subscriber.next(), CHANNEL));
     assertClaimUpdate(update, user);
     assert.ok(!JSON.stringify(update).includes(wallet), 'wallets appear under opaque ids');
 
     // Sequences increase by one per committed change.
     const [second] = issueVouchers(2);
     assert.equal((await claim(newUser('live2').token, second, randomWallet())).success, true);
-    assert.equal(JSON.parse(await subscriber.next()).sequence, update.sequence + 1);
+    assert.equal(JSON.parse(openUpdate(await subscriber.next(), CHANNEL)).sequence, update.sequence + 1);
   } finally {
     subscriber.close();
   }
@@ -81,7 +81,7 @@ test('with Redis stopped during a claim, the update arrives once Redis is back',
   const before = await subscribe(process.env.REDIS_URL, CHANNEL);
   const [warmup] = issueVouchers(1);
   assert.equal((await claim(newUser('warmup').token, warmup, randomWallet())).success, true);
-  const last = JSON.parse(await before.next()).sequence;
+  const last = JSON.parse(openUpdate(await before.next(), CHANNEL)).sequence;
   before.close();
 
   const redis = readPid('redis.pid');
@@ -109,7 +109,7 @@ test('with Redis stopped during a claim, the update arrives once Redis is back',
     holder.stdin.end('\\q\n');
   }
   try {
-    const update = JSON.parse(await after.next(15000));
+    const update = JSON.parse(openUpdate(await after.next(15000), CHANNEL));
     assert.equal(update.sequence, last + 1, 'nothing was lost');
     assertClaimUpdate(update, user);
     await waitFor(() => psql(`SELECT published_at IS NOT NULL FROM outbox WHERE id = ${last + 1}`) === 't',

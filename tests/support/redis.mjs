@@ -1,5 +1,86 @@
-// A minimal Redis subscriber (RESP2 over node:net): enough to watch a pub/sub channel in tests.
+// A minimal Redis client (RESP2 over node:net): enough to watch a pub/sub channel and to publish in
+// tests, logging in as REDIS_URL says (redis://[user]:password@host:port/db), and the update
+// signature the outbox relay puts on what it publishes (core/domain/update_message.h).
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
+
+// A RESP command.
+export function respCommand(...args) {
+  return `*${args.length}\r\n` + args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('');
+}
+
+// The commands that log in at `redisUrl` (AUTH, SELECT), as one RESP string, and how many replies
+// they produce.
+export function loginCommands(redisUrl) {
+  const url = new URL(redisUrl);
+  const commands = [];
+  if (url.password) {
+    const password = decodeURIComponent(url.password);
+    commands.push(url.username
+      ? respCommand('AUTH', decodeURIComponent(url.username), password)
+      : respCommand('AUTH', password));
+  }
+  const database = url.pathname.replace(/^\//, '');
+  if (database && database !== '0') commands.push(respCommand('SELECT', database));
+  return { text: commands.join(''), replies: commands.length };
+}
+
+// The shared update signing key (NETGRAPH_UPDATE_SIGNING_KEY_FILE: hex), or null when signing is off.
+export function updateSigningKey() {
+  const setting = process.env.NETGRAPH_UPDATE_SIGNING_KEY_FILE;
+  if (!setting) throw new Error('NETGRAPH_UPDATE_SIGNING_KEY_FILE is not set (source stack.env)');
+  if (setting === 'off') return null;
+  return Buffer.from(readFileSync(setting, 'utf8').trim(), 'hex');
+}
+
+// `payload` as the outbox relay publishes it on `channel`: <hex HMAC-SHA256>.<payload>, the MAC over
+// <channel length>:<channel><payload>. `key` defaults to the stack's; null leaves it unsigned.
+export function signUpdate(payload, channel, key = updateSigningKey()) {
+  if (key === null) return payload;
+  const mac = createHmac('sha256', key)
+    .update(`${Buffer.byteLength(channel)}:${channel}`).update(payload).digest('hex');
+  return `${mac}.${payload}`;
+}
+
+// The payload of a message the relay published on `channel`; throws when its signature is wrong.
+export function openUpdate(message, channel) {
+  const key = updateSigningKey();
+  if (key === null) return message;
+  const payload = message.slice(65);
+  if (signUpdate(payload, channel, key) !== message) throw new Error(`badly signed update: ${message}`);
+  return payload;
+}
+
+// PUBLISH `message` (as given: sign it first) on `channel` over a fresh connection to `redisUrl`;
+// resolves with the number of subscribers that received it, rejects with Redis's error.
+export function publishRaw(redisUrl, channel, message) {
+  const { hostname, port } = new URL(redisUrl);
+  const login = loginCommands(redisUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port || 6379), hostname || '127.0.0.1',
+      () => socket.write(login.text + respCommand('PUBLISH', channel, message)));
+    let buffer = Buffer.alloc(0);
+    const replies = [];
+    socket.on('data', (chunk) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        const parsed = parse(buffer, 0);
+        if (!parsed) break;
+        buffer = buffer.subarray(parsed[1]);
+        replies.push(parsed[0]);
+      }
+      if (replies.length < login.replies + 1) return;
+      socket.end();
+      const failed = replies.find((reply) => reply instanceof RespError);
+      if (failed) reject(new Error(`Redis answered ${failed.message}`));
+      else resolve(replies[login.replies]);
+    });
+    socket.on('error', reject);
+  });
+}
+
+class RespError extends Error {}
 
 // Parses one RESP value from `buffer` at `offset`; returns [value, next offset] or null when the
 // buffer holds only part of it.
@@ -8,7 +89,8 @@ function parse(buffer, offset) {
   if (end < 0) return null;
   const kind = String.fromCharCode(buffer[offset]);
   const line = buffer.toString('utf8', offset + 1, end);
-  if (kind === '+' || kind === '-') return [line, end + 2];
+  if (kind === '+') return [line, end + 2];
+  if (kind === '-') return [new RespError(line), end + 2];
   if (kind === ':') return [Number(line), end + 2];
   if (kind === '$') {
     const length = Number(line);
@@ -30,8 +112,8 @@ function parse(buffer, offset) {
   throw new Error(`unexpected RESP type ${kind}`);
 }
 
-// Subscribes to `channel` at redis://host:port. Returns {messages, next(timeoutMs), close()}:
-// messages collects every message; next() resolves with the next one.
+// Subscribes to `channel` at `redisUrl`. Returns {messages, next(timeoutMs), close()}: messages
+// collects every message (as published: see openUpdate); next() resolves with the next one.
 export async function subscribe(redisUrl, channel) {
   const { hostname, port } = new URL(redisUrl);
   const socket = net.createConnection(Number(port), hostname);
@@ -46,6 +128,8 @@ export async function subscribe(redisUrl, channel) {
       const parsed = parse(buffer, 0);
       if (!parsed) break;
       buffer = buffer.subarray(parsed[1]);
+      if (parsed[0] instanceof RespError) { socket.destroy(parsed[0]); return; }
+      if (!Array.isArray(parsed[0])) continue;  // a login's +OK
       const [kind, , payload] = parsed[0];
       if (kind === 'subscribe') subscribed();
       if (kind === 'message') {
@@ -55,7 +139,7 @@ export async function subscribe(redisUrl, channel) {
       }
     }
   });
-  socket.write(`*2\r\n$9\r\nSUBSCRIBE\r\n$${Buffer.byteLength(channel)}\r\n${channel}\r\n`);
+  socket.write(loginCommands(redisUrl).text + respCommand('SUBSCRIBE', channel));
   await ready;
   let consumed = 0;
   return {

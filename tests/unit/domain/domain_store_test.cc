@@ -23,6 +23,7 @@
 #include "core/domain/portfolio.h"
 #include "core/domain/redemption.h"
 #include "core/domain/token2022_ledger.h"
+#include "core/domain/update_message.h"
 #include "core/domain/user.h"
 #include "core/domain/voucher.h"
 #include "core/domain/voucher_admin.h"
@@ -553,7 +554,10 @@ TEST_F(DomainStoreTest, TheRelayPublishesCommittedChangesInOrderAndKeepsThemWhil
   // Redis unreachable: nothing is marked published.
   store::RedisClient nowhere(store::RedisAddress{"", 0, server_->directory() + "/no-such.sock"},
                              200);
-  OutboxRelay unreachable(*db_, nowhere, RelayOptions{});
+  // The key both daemons share; the relay signs what it publishes (update_message.h).
+  Result<UpdateAuthenticator> updates = UpdateAuthenticator::FromHexKey(std::string(64, '7'));
+  ASSERT_TRUE(updates.ok());
+  OutboxRelay unreachable(*db_, nowhere, *updates, RelayOptions{});
   Result<OutboxRelay::Pass> failed = unreachable.PublishPending();
   ASSERT_TRUE(failed.ok());
   EXPECT_EQ(failed->published, 0);
@@ -565,7 +569,7 @@ TEST_F(DomainStoreTest, TheRelayPublishesCommittedChangesInOrderAndKeepsThemWhil
   store::RedisClient client(redis.address());
   RelayOptions options;
   options.batch_size = 2;
-  OutboxRelay relay(*db_, client, options);
+  OutboxRelay relay(*db_, client, *updates, options);
   Result<OutboxRelay::Pass> pass = relay.PublishPending();
   ASSERT_TRUE(pass.ok());
   EXPECT_EQ(pass->published, 2);
@@ -577,7 +581,9 @@ TEST_F(DomainStoreTest, TheRelayPublishesCommittedChangesInOrderAndKeepsThemWhil
   for (int sequence = 1; sequence <= 3; ++sequence) {
     const std::string message = redis.NextMessage();
     ASSERT_FALSE(message.empty());
-    EXPECT_EQ(nlohmann::json::parse(message)["sequence"], sequence);
+    Result<std::string_view> payload = updates->Open("netgraph:graph", message);
+    ASSERT_TRUE(payload.ok()) << "signed: " << message;
+    EXPECT_EQ(nlohmann::json::parse(*payload)["sequence"], sequence);
   }
 
   // The relay loop wakes at commit (LISTEN/NOTIFY) and stops when asked.
@@ -586,13 +592,13 @@ TEST_F(DomainStoreTest, TheRelayPublishesCommittedChangesInOrderAndKeepsThemWhil
   slow.poll_interval = std::chrono::milliseconds(60000);  // only a NOTIFY can wake it in time
   store::Connection relay_db(url_);
   store::RedisClient relay_redis(redis.address());
-  OutboxRelay looping(relay_db, relay_redis, slow);
+  OutboxRelay looping(relay_db, relay_redis, *updates, slow);
   std::thread loop([&] { looping.Run(stop); });
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   ASSERT_TRUE(ImportGraph(*db_, R"({"nodes": [{"id": "late", "type": "T"}]})").ok());
   const std::string late = redis.NextMessage();
   ASSERT_FALSE(late.empty()) << "published within 5 s of the commit";
-  EXPECT_EQ(nlohmann::json::parse(late)["sequence"], 4);
+  EXPECT_EQ(nlohmann::json::parse(*updates->Open("netgraph:graph", late))["sequence"], 4);
   stop = 1;
   // The loop waits on the database socket; a NOTIFY ends the wait, as a signal would.
   ASSERT_TRUE(ImportGraph(*db_, R"({"nodes": [{"id": "last", "type": "T"}]})").ok());

@@ -111,5 +111,59 @@ TEST(RedisUrlTest, TcpAndUnixForms) {
   EXPECT_FALSE(store::RedisAddress::Parse("redis://h:99999").ok());
 }
 
+TEST(RedisUrlTest, APasswordAloneIsSentWithTheDefaultUser) {
+  Result<store::RedisAddress> address = store::RedisAddress::Parse("redis://:s3cret@cache:6380");
+  ASSERT_TRUE(address.ok()) << address.status().message();
+  EXPECT_EQ(address->host, "cache");
+  EXPECT_EQ(address->port, 6380);
+  EXPECT_EQ(address->username, "");
+  EXPECT_EQ(address->password, "s3cret");
+  EXPECT_EQ(address->database, 0);
+  EXPECT_EQ(store::LoginCommands(*address),
+            (std::vector<std::vector<std::string>>{{"AUTH", "s3cret"}}));
+  Result<store::RedisAddress> no_port = store::RedisAddress::Parse("redis://:pw@host");
+  ASSERT_TRUE(no_port.ok());
+  EXPECT_EQ(no_port->host, "host");
+  EXPECT_EQ(no_port->port, 6379);
+}
+
+TEST(RedisUrlTest, UserPasswordAndDatabase) {
+  // Reserved characters in the password are percent-encoded; '+' stays a plus.
+  Result<store::RedisAddress> address =
+      store::RedisAddress::Parse("redis://relay:p%40ss%3Aw%2Fo%25rd+x@10.0.0.5:6379/3");
+  ASSERT_TRUE(address.ok()) << address.status().message();
+  EXPECT_EQ(address->username, "relay");
+  EXPECT_EQ(address->password, "p@ss:w/o%rd+x");
+  EXPECT_EQ(address->host, "10.0.0.5");
+  EXPECT_EQ(address->database, 3);
+  EXPECT_EQ(store::LoginCommands(*address),
+            (std::vector<std::vector<std::string>>{{"AUTH", "relay", "p@ss:w/o%rd+x"},
+                                                   {"SELECT", "3"}}));
+  EXPECT_EQ(address->Describe(), "relay@10.0.0.5:6379/3") << "never the password";
+
+  Result<store::RedisAddress> ipv6 = store::RedisAddress::Parse("redis://[::1]:7000/0");
+  ASSERT_TRUE(ipv6.ok()) << ipv6.status().message();
+  EXPECT_EQ(ipv6->host, "::1");
+  EXPECT_EQ(ipv6->port, 7000);
+  EXPECT_TRUE(store::LoginCommands(*ipv6).empty());
+}
+
+TEST(RedisUrlTest, BadUrlsAreRefusedWithoutShowingThePassword) {
+  for (const char* url : {"redis://:pw@host:port", "redis://:pw@host:", "redis://host/db1",
+                          "redis://host/-1", "redis://user@host", "redis://user:@host",
+                          "redis://:p%4@host", "redis://:p%zz@host", "redis://host?db=1",
+                          "redis://[::1", "redis://:pw@host/99999999999"}) {
+    Result<store::RedisAddress> address = store::RedisAddress::Parse(url);
+    ASSERT_FALSE(address.ok()) << url;
+    EXPECT_EQ(address.status().message().find("pw@"), std::string::npos) << url;
+  }
+}
+
+TEST(RedisUrlTest, TlsIsRefusedWithAClearReason) {
+  Result<store::RedisAddress> tls = store::RedisAddress::Parse("rediss://:pw@cache:6380");
+  ASSERT_FALSE(tls.ok());
+  EXPECT_NE(tls.status().message().find("TLS"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace netgraph::ws

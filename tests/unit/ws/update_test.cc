@@ -7,24 +7,60 @@
 namespace netgraph::ws {
 namespace {
 
+constexpr std::size_t kLimit = 256 * 1024;
+
 TEST(ParseUpdateTest, ReadsAnObjectAndThePublisherSequence) {
   Result<PublishedUpdate> update =
-      ParseUpdate(R"({"nodes":[],"links":[],"metadata":{"nodeCount":0},"sequence":41})");
+      ParseUpdate(R"({"nodes":[],"links":[],"metadata":{"nodeCount":0},"sequence":41})", kLimit);
   ASSERT_TRUE(update.ok());
   EXPECT_EQ(update->event["metadata"]["nodeCount"], 0);
   EXPECT_EQ(update->publisher_sequence, 41);
 }
 
 TEST(ParseUpdateTest, ASequenceThatIsNotAnIntegerIsNotOne) {
-  Result<PublishedUpdate> update = ParseUpdate(R"({"nodes":[],"sequence":"41"})");
+  Result<PublishedUpdate> update = ParseUpdate(R"({"nodes":[],"sequence":"41"})", kLimit);
   ASSERT_TRUE(update.ok());
   EXPECT_FALSE(update->publisher_sequence.has_value());
 }
 
 TEST(ParseUpdateTest, RefusesWhatIsNotAJsonObject) {
-  EXPECT_FALSE(ParseUpdate("not json").ok());
-  EXPECT_FALSE(ParseUpdate("[1,2]").ok());
-  EXPECT_FALSE(ParseUpdate("").ok());
+  EXPECT_FALSE(ParseUpdate("not json", kLimit).ok());
+  EXPECT_FALSE(ParseUpdate("[1,2]", kLimit).ok());
+  EXPECT_FALSE(ParseUpdate("", kLimit).ok());
+}
+
+// Published messages get the limits of client JSON: deep nesting would overflow the stack of the
+// recursive walks that follow (Value::FromJson), a huge message the process's memory.
+TEST(ParseUpdateTest, RefusesWhatNestsTooDeepOrIsTooLarge) {
+  const std::size_t depth = 100000;
+  std::string deep = R"({"nodes":)" + std::string(depth, '[') + std::string(depth, ']') + "}";
+  Result<PublishedUpdate> too_deep = ParseUpdate(deep, deep.size());
+  ASSERT_FALSE(too_deep.ok());
+  EXPECT_NE(too_deep.status().message().find("deeper"), std::string::npos);
+
+  std::string at_limit = R"({"nodes":)" + std::string(63, '[') + std::string(63, ']') + "}";
+  EXPECT_TRUE(ParseUpdate(at_limit, at_limit.size()).ok()) << "64 levels, the object included";
+
+  const std::string update = R"({"nodes":[],"sequence":1})";
+  EXPECT_TRUE(ParseUpdate(update, update.size()).ok());
+  Result<PublishedUpdate> too_large = ParseUpdate(update, update.size() - 1);
+  ASSERT_FALSE(too_large.ok());
+  EXPECT_NE(too_large.status().message().find("exceeds"), std::string::npos);
+}
+
+TEST(RefusalLogTest, LogsTheFirstRefusalOfAnIntervalAndCountsTheRest) {
+  RefusalLog log;
+  const RefusalLog::Clock::time_point start{};
+  std::optional<std::string> first = log.Refused("forged", start);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_NE(first->find("forged"), std::string::npos);
+  for (int i = 0; i < 1000; ++i) {
+    EXPECT_FALSE(log.Refused("forged", start + std::chrono::seconds(1)).has_value());
+  }
+  std::optional<std::string> later = log.Refused("unsigned", start + RefusalLog::kInterval);
+  ASSERT_TRUE(later.has_value());
+  EXPECT_NE(later->find("unsigned"), std::string::npos);
+  EXPECT_NE(later->find("1000 more"), std::string::npos);
 }
 
 TEST(StampedBodyTest, AddsExtensionsToAResult) {
