@@ -257,6 +257,7 @@ TEST_F(HubLimitsTest, TheProcessAndTheDocumentCountAreBounded) {
   for (int i = 0; i < 4; ++i) bounded_.Disconnected(clients[i]);
   bounded_.Disconnected(clients[4]);
   EXPECT_EQ(bounded_.held_bytes(), 0u);
+  for (int i = 0; i < 3; ++i) bounded_.Connected(clients[i], "203.0.113." + std::to_string(i));
   const std::size_t large = 2 * kMiB - kMiB / 10;
   for (int i = 0; i < 3; ++i) {
     EXPECT_TRUE(Subscribe(clients[i], "1", "subscription { h" + std::to_string(i) + " }", large)
