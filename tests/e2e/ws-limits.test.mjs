@@ -98,14 +98,18 @@ test('distinct large subscriptions are refused within the memory bounds, and the
   }
 });
 
-test('nginx refuses WebSocket upgrades past its per-address limit with 429', { timeout: 120000 }, async () => {
-  const limit = 200;  // limit_conn netgraph_ws in nginx/stack.conf.template
+test('nginx refuses WebSocket upgrades past its per-address limit with 429', { timeout: 240000 }, async () => {
+  const limit = 2500;  // limit_conn netgraph_ws in nginx/stack.conf.template
   const sockets = [];
   try {
-    for (let i = 0; i < limit; i++) {
-      const socket = new RawSocket();
-      sockets.push(socket);
-      await socket.init();
+    for (let opened = 0; opened < limit;) {
+      const batch = [];
+      for (; batch.length < 100 && opened < limit; opened++) {
+        const socket = new RawSocket();
+        sockets.push(socket);
+        batch.push(socket.init());
+      }
+      await Promise.all(batch);
     }
     const refused = new RawSocket();
     await assert.rejects(refused.opened, (error) => error.statusCode === 429);
