@@ -17,7 +17,7 @@ std::string RequestError(std::string_view message) {
   return nlohmann::json{{"errors", nlohmann::json::array({{{"message", message}}})}}.dump();
 }
 
-constexpr std::size_t kTrimAfterReleasedBytes = 4 * 1024 * 1024;
+constexpr std::size_t kTrimAfterReleasedBytes = 1024 * 1024;
 
 }  // namespace
 

@@ -69,12 +69,16 @@ bool IsIpAddress(std::string_view text) {
          ::inet_pton(AF_INET6, copy.c_str(), address) == 1;
 }
 
-std::string ClientAddress(std::string_view peer, std::string_view real_ip,
+std::string ClientAddress(std::string_view peer, std::string_view forwarded_for,
                           const std::vector<std::string>& trusted_proxies) {
   const bool trusted =
       peer.empty() || std::find(trusted_proxies.begin(), trusted_proxies.end(), peer) !=
                           trusted_proxies.end();
-  if (trusted && IsIpAddress(real_ip)) return std::string(real_ip);
+  std::vector<Token> hops = Tokens(forwarded_for);
+  if (trusted && !hops.empty()) {
+    std::string_view last = forwarded_for.substr(hops.back().begin, hops.back().length);
+    if (IsIpAddress(last)) return std::string(last);
+  }
   return peer.empty() ? "-" : std::string(peer);
 }
 

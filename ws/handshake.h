@@ -33,10 +33,12 @@ SubprotocolOffer ParseSubprotocols(std::string_view header);
 bool OriginAllowed(const std::vector<std::string>& allowed, std::string_view origin);
 
 // The client address a connection is counted and logged under. `peer` is the socket's peer as
-// text (empty for a unix-socket peer, which is nginx); `real_ip` the X-Real-IP header (empty when
-// absent). The header is believed only from a unix-socket peer or a peer in `trusted_proxies`, and
-// only when it is one IPv4 or IPv6 address; otherwise the peer is the client ("-" when unknown).
-std::string ClientAddress(std::string_view peer, std::string_view real_ip,
+// text (empty for a unix-socket peer, which is nginx); `forwarded_for` the X-Forwarded-For header
+// (empty when absent), whose last entry is the address the proxy saw (nginx appends
+// $remote_addr; earlier entries are the client's to write). That entry is believed only from a
+// unix-socket peer or a peer in `trusted_proxies`, and only when it is one IPv4 or IPv6 address;
+// otherwise the peer is the client ("-" when unknown).
+std::string ClientAddress(std::string_view peer, std::string_view forwarded_for,
                           const std::vector<std::string>& trusted_proxies);
 
 // Whether `text` is one IPv4 or IPv6 address in textual form.

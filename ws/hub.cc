@@ -21,6 +21,9 @@ namespace {
 // What a subscription holds besides its document: the key's texts, the coerced variables (about
 // the size of their text again) and the bookkeeping around them.
 constexpr std::size_t kEntryOverheadBytes = 1024;
+// What each subscription costs its connection and address besides the entries and documents it
+// shares: the membership's bookkeeping.
+constexpr std::size_t kMembershipBytes = 256;
 
 std::size_t EntryBytes(const SubscriptionKey& key) {
   return kEntryOverheadBytes + key.query.capacity() + key.operation_name.capacity() +
@@ -50,48 +53,80 @@ std::shared_ptr<const graphql::PreparedDocument> Hub::FindDocument(std::string_v
 
 std::size_t Hub::bytes_of(Subscriber& subscriber) const {
   auto client = clients_.find(&subscriber);
-  return client == clients_.end() ? 0 : client->second.bytes;
+  return client == clients_.end() ? 0 : client->second.usage.bytes;
 }
 
-std::size_t Hub::ChargeOf(const Entry& entry) const {
-  return entry.bytes + (entry.document != documents_.end() ? entry.document->second.bytes : 0);
+std::size_t Hub::Usage::Added(const void* entry, std::size_t entry_bytes, const void* document,
+                              std::size_t document_bytes) const {
+  std::size_t added = kMembershipBytes;
+  if (uses.count(entry) == 0) added += entry_bytes;
+  if (document != nullptr && uses.count(document) == 0) added += document_bytes;
+  return added;
+}
+
+void Hub::Usage::Use(const void* resource, std::size_t resource_bytes) {
+  if (resource != nullptr && ++uses[resource] == 1) bytes += resource_bytes;
+}
+
+void Hub::Usage::Release(const void* resource, std::size_t resource_bytes) {
+  if (resource == nullptr) return;
+  auto use = uses.find(resource);
+  if (--use->second > 0) return;
+  uses.erase(use);
+  bytes -= resource_bytes;
+}
+
+std::pair<const void*, std::size_t> Hub::DocumentOf(const Entry& entry) const {
+  if (entry.document == documents_.end()) return {nullptr, 0};
+  return {&entry.document->second, entry.document->second.bytes};
 }
 
 Status Hub::Admit(const SubscriptionKey& key, const graphql::PreparedDocument* document,
                   Subscriber& subscriber) const {
-  std::size_t charge = 0;     // to the subscriber and its address
-  std::size_t new_bytes = 0;  // to the process
+  // The resources the subscription would use: an entry (the running one, or a new one, which no
+  // one uses yet) and a document (shared, or new); and what new ones add to the process.
+  const void* entry_id = nullptr;
+  std::size_t entry_bytes = EntryBytes(key);
+  std::pair<const void*, std::size_t> document_use{nullptr, 0};
+  std::size_t new_bytes = 0;
   bool new_document = false;
   if (auto entry = subscriptions_.find(key); entry != subscriptions_.end()) {
-    charge = ChargeOf(entry->second);
+    entry_id = &entry->second;
+    entry_bytes = entry->second.bytes;
+    document_use = DocumentOf(entry->second);
   } else {
-    std::size_t document_bytes = 0;
+    new_bytes += entry_bytes;
     if (auto shared = documents_.find(key.query); shared != documents_.end()) {
-      document_bytes = shared->second.bytes;
+      document_use = {&shared->second, shared->second.bytes};
     } else if (document != nullptr) {
-      document_bytes = document->held_bytes() + key.query.capacity();
-      new_bytes += document_bytes;
+      // No one uses a new document yet: any non-null identity that is not a resource will do.
+      document_use = {document, document->held_bytes() + key.query.capacity()};
+      new_bytes += document_use.second;
       new_document = true;
     }
-    charge = EntryBytes(key) + document_bytes;
-    new_bytes += EntryBytes(key);
   }
-  std::string address;
-  std::size_t connection_bytes = 0;
+  static const Usage kUnused;
+  const Usage* connection = &kUnused;
+  const Usage* address = &kUnused;
   if (auto client = clients_.find(&subscriber); client != clients_.end()) {
-    address = client->second.address;
-    connection_bytes = client->second.bytes;
+    connection = &client->second.usage;
+    if (auto usage = addresses_.find(client->second.address); usage != addresses_.end()) {
+      address = &usage->second;
+    }
   }
-  auto held = address_bytes_.find(address);
-  std::size_t address_bytes = held == address_bytes_.end() ? 0 : held->second;
-  if (connection_bytes + charge > limits_.per_connection) {
+  std::size_t to_connection =
+      connection->Added(entry_id, entry_bytes, document_use.first, document_use.second);
+  if (connection->bytes + to_connection > limits_.per_connection) {
     return Status::Error(
         "Subscription refused: this connection's subscriptions would hold more than " +
         Mebibytes(limits_.per_connection) +
         " of parsed documents (NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_CONNECTION); this one needs " +
-        std::to_string(charge) + " bytes. Complete some subscriptions or use smaller documents.");
+        std::to_string(to_connection) +
+        " bytes. Complete some subscriptions or use smaller documents.");
   }
-  if (address_bytes + charge > limits_.per_address) {
+  std::size_t to_address =
+      address->Added(entry_id, entry_bytes, document_use.first, document_use.second);
+  if (address->bytes + to_address > limits_.per_address) {
     return Status::Error(
         "Subscription refused: the subscriptions of your address would hold more than " +
         Mebibytes(limits_.per_address) +
@@ -158,16 +193,15 @@ void Hub::LeaveAll(Subscriber& subscriber) {
 
 void Hub::AddMember(Entries::iterator entry, const Member& member) {
   entry->second.members.insert(member);
-  std::size_t charge = ChargeOf(entry->second);
-  memberships_[member] = Membership{entry, charge};
-  Charge(member.first, charge);
+  memberships_[member] = entry;
+  Account(member.first, entry->second, true);
 }
 
 void Hub::Remove(const Member& member) {
   auto membership = memberships_.find(member);
   if (membership == memberships_.end()) return;
-  Entries::iterator entry = membership->second.entry;
-  Refund(member.first, membership->second.charged);
+  Entries::iterator entry = membership->second;
+  Account(member.first, entry->second, false);
   memberships_.erase(membership);
   entry->second.members.erase(member);
   if (!entry->second.members.empty()) return;
@@ -181,18 +215,22 @@ void Hub::Remove(const Member& member) {
   subscriptions_.erase(entry);
 }
 
-void Hub::Charge(Subscriber* subscriber, std::size_t bytes) {
+void Hub::Account(Subscriber* subscriber, const Entry& entry, bool use) {
   Client& client = clients_[subscriber];
-  client.bytes += bytes;
-  address_bytes_[client.address] += bytes;
-}
-
-void Hub::Refund(Subscriber* subscriber, std::size_t bytes) {
-  Client& client = clients_[subscriber];
-  client.bytes -= bytes;
-  auto address = address_bytes_.find(client.address);
-  address->second -= bytes;
-  if (address->second == 0) address_bytes_.erase(address);
+  Usage& address = addresses_[client.address];
+  auto [document, document_bytes] = DocumentOf(entry);
+  for (Usage* usage : {&client.usage, &address}) {
+    if (use) {
+      usage->bytes += kMembershipBytes;
+      usage->Use(&entry, entry.bytes);
+      usage->Use(document, document_bytes);
+    } else {
+      usage->bytes -= kMembershipBytes;
+      usage->Release(&entry, entry.bytes);
+      usage->Release(document, document_bytes);
+    }
+  }
+  if (address.bytes == 0) addresses_.erase(client.address);
 }
 
 std::size_t Hub::Publish(std::string_view topic, const graphql::Value& event,

@@ -12,6 +12,11 @@
 // client cannot grow the process (issue 9, defect 2). Subscriptions with the same query text share
 // one prepared document (FindDocument), whatever their variables.
 //
+// A connection, and an address, is charged for what it keeps alive: each document and each
+// distinct subscription it uses, once however many times it uses them, plus a little per
+// subscription. So a thousand clients behind one address sharing one document cost that address
+// little, while distinct documents cost what their parsed trees take.
+//
 // Single-threaded: the event loop thread owns the hub.
 #ifndef NETGRAPH_WS_HUB_H_
 #define NETGRAPH_WS_HUB_H_
@@ -101,7 +106,7 @@ class Hub final : public ClientDirectory {
   std::size_t document_count() const { return documents_.size(); }
   // What the running subscriptions hold: their distinct documents once, and each one's key.
   std::size_t held_bytes() const { return held_bytes_; }
-  // What `subscriber`'s subscriptions are charged (each with its document in full).
+  // What `subscriber`'s subscriptions are charged.
   std::size_t bytes_of(Subscriber& subscriber) const;
 
  private:
@@ -120,29 +125,38 @@ class Hub final : public ClientDirectory {
     std::size_t bytes = 0;         // the key and the subscription, without the document
   };
   using Entries = std::map<SubscriptionKey, Entry>;
-  struct Membership {
-    Entries::iterator entry;
-    std::size_t charged = 0;
+  // What a connection or an address keeps alive: the entries and documents it uses (by address,
+  // with how many of its subscriptions use each) and their bytes.
+  struct Usage {
+    std::map<const void*, std::size_t> uses;
+    std::size_t bytes = 0;
+
+    // What one more subscription of `entry` (with `document`) would add to `bytes`.
+    std::size_t Added(const void* entry, std::size_t entry_bytes, const void* document,
+                      std::size_t document_bytes) const;
+    void Use(const void* resource, std::size_t resource_bytes);
+    void Release(const void* resource, std::size_t resource_bytes);
   };
   struct Client {
     std::string address;
-    std::size_t bytes = 0;
+    Usage usage;
   };
 
-  // What a member of `entry` is charged: the entry and its document.
-  std::size_t ChargeOf(const Entry& entry) const;
+  // The entry's document and its bytes (null, 0 when it came without one).
+  std::pair<const void*, std::size_t> DocumentOf(const Entry& entry) const;
   void AddMember(Entries::iterator entry, const Member& member);
   void Remove(const Member& member);
-  void Charge(Subscriber* subscriber, std::size_t bytes);
-  void Refund(Subscriber* subscriber, std::size_t bytes);
+  // Adds (or with `use` false, removes) one subscription of `entry` to `subscriber`'s usage and
+  // to its address's.
+  void Account(Subscriber* subscriber, const Entry& entry, bool use);
 
   EventExecutor& executor_;
   const MemoryLimits limits_;
   Entries subscriptions_;
   Documents documents_;
-  std::map<Member, Membership> memberships_;
+  std::map<Member, Entries::iterator> memberships_;
   std::map<Subscriber*, Client> clients_;
-  std::map<std::string, std::size_t> address_bytes_;
+  std::map<std::string, Usage> addresses_;
   std::size_t held_bytes_ = 0;
 };
 

@@ -42,16 +42,6 @@ std::string Header(lws* wsi, lws_token_indexes token) {
   return value;
 }
 
-std::string CustomHeader(lws* wsi, const char* name) {
-  int name_length = static_cast<int>(std::strlen(name));
-  int length = lws_hdr_custom_length(wsi, name, name_length);
-  if (length <= 0) return {};
-  std::string value(static_cast<std::size_t>(length) + 1, '\0');
-  int copied = lws_hdr_custom_copy(wsi, value.data(), length + 1, name, name_length);
-  value.resize(copied > 0 ? static_cast<std::size_t>(copied) : 0);
-  return value;
-}
-
 // The socket peer of `wsi` as text: empty for a unix-socket peer (nginx), "?" when unknown.
 std::string SocketPeer(lws* wsi) {
   sockaddr_storage address{};
@@ -261,8 +251,10 @@ int Server::OnConfirmUpgrade(lws* wsi) {
 }
 
 void Server::OnEstablished(lws* wsi, void* user) {
-  std::string address = ClientAddress(SocketPeer(wsi), CustomHeader(wsi, "x-real-ip:"),
-                                      options_.trusted_proxies);
+  // X-Forwarded-For, not X-Real-IP: Debian's libwebsockets 4.1 keeps no header it does not know
+  // (lws_hdr_custom_* find nothing), and nginx appends the same $remote_addr to this one.
+  std::string address = ClientAddress(
+      SocketPeer(wsi), Header(wsi, WSI_TOKEN_X_FORWARDED_FOR), options_.trusted_proxies);
   auto* connection = new Connection(wsi, options_, backend_, write_buffer_, address);
   static_cast<PerSession*>(user)->connection = connection;
   connections_.insert(connection);

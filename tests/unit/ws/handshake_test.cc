@@ -61,9 +61,16 @@ TEST(ClientAddressTest, AnUntrustedPeerCannotChooseItsAddress) {
   EXPECT_EQ(ClientAddress("198.51.100.4", "", {}), "198.51.100.4");
 }
 
-TEST(ClientAddressTest, AHeaderThatIsNotOneAddressIsIgnored) {
+TEST(ClientAddressTest, OnlyTheHopTheProxyAddedCounts) {
   const std::vector<std::string> trusted{"127.0.0.1"};
-  EXPECT_EQ(ClientAddress("127.0.0.1", "203.0.113.9, 10.0.0.1", trusted), "127.0.0.1");
+  // The client wrote 10.0.0.1 itself; nginx appended what it saw.
+  EXPECT_EQ(ClientAddress("", "10.0.0.1, 203.0.113.9", trusted), "203.0.113.9");
+  EXPECT_EQ(ClientAddress("127.0.0.1", "10.0.0.1,203.0.113.9 ", trusted), "203.0.113.9");
+}
+
+TEST(ClientAddressTest, AHeaderThatIsNotAnAddressIsIgnored) {
+  const std::vector<std::string> trusted{"127.0.0.1"};
+  EXPECT_EQ(ClientAddress("127.0.0.1", "203.0.113.9, unknown", trusted), "127.0.0.1");
   EXPECT_EQ(ClientAddress("", "evil\nlog line", trusted), "-");
   EXPECT_FALSE(IsIpAddress("localhost"));
   EXPECT_TRUE(IsIpAddress("::1"));

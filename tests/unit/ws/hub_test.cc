@@ -257,6 +257,7 @@ TEST_F(HubLimitsTest, TheProcessAndTheDocumentCountAreBounded) {
   for (int i = 0; i < 4; ++i) bounded_.Disconnected(clients[i]);
   bounded_.Disconnected(clients[4]);
   EXPECT_EQ(bounded_.held_bytes(), 0u);
+  for (int i = 0; i < 3; ++i) bounded_.Connected(clients[i], "203.0.113." + std::to_string(i));
   const std::size_t large = 2 * kMiB - kMiB / 10;
   for (int i = 0; i < 3; ++i) {
     EXPECT_TRUE(Subscribe(clients[i], "1", "subscription { h" + std::to_string(i) + " }", large)
@@ -278,11 +279,23 @@ TEST_F(HubLimitsTest, SameTextSharesOneDocumentWhateverTheVariables) {
            a, "2", bounded_.FindDocument("subscription ($v: Int) { x(v: $v) }"));
   EXPECT_EQ(bounded_.document_count(), 1u);
   EXPECT_LT(bounded_.held_bytes() - one, kMiB);  // the second subscription's key only
-  // Each subscription of the connection counts the document in full.
-  EXPECT_GE(bounded_.bytes_of(a), 2 * kMiB);
+  // The connection keeps the document alive once, however many of its subscriptions use it.
+  EXPECT_GE(bounded_.bytes_of(a), kMiB);
+  EXPECT_LT(bounded_.bytes_of(a), kMiB + kMiB / 2);
   bounded_.LeaveAll(a);
   EXPECT_EQ(bounded_.held_bytes(), 0u);
   EXPECT_EQ(bounded_.FindDocument("subscription ($v: Int) { x(v: $v) }"), nullptr);
+}
+
+TEST_F(HubLimitsTest, ManyClientsOfOneAddressShareADocumentCheaply) {
+  std::vector<RecordingSubscriber> clients(2000);
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    bounded_.Connected(clients[i], "192.0.2.1");
+    ASSERT_TRUE(Subscribe(clients[i], "1", "subscription { shared }", 64 * 1024).ok()) << i;
+  }
+  EXPECT_EQ(bounded_.subscription_count(), 1u);
+  for (RecordingSubscriber& client : clients) bounded_.Disconnected(client);
+  EXPECT_EQ(bounded_.held_bytes(), 0u);
 }
 
 TEST_F(HubLimitsTest, AFailedSubscriptionGivesItsBytesBack) {
