@@ -45,6 +45,12 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   config.engine.document_cache_capacity = static_cast<std::size_t>(
       env.Int("NETGRAPH_DOCUMENT_CACHE", static_cast<std::int64_t>(config.engine.document_cache_capacity),
               0, 1000000));
+  config.engine.document_cache_bytes = static_cast<std::size_t>(
+      env.Int("NETGRAPH_DOCUMENT_CACHE_BYTES",
+              static_cast<std::int64_t>(config.engine.document_cache_bytes), 0,
+              std::int64_t{16} * 1024 * 1024 * 1024));
+  limits.max_cost = static_cast<std::uint64_t>(env.Int(
+      "NETGRAPH_MAX_COST", static_cast<std::int64_t>(limits.max_cost), 0, std::int64_t{1} << 53));
   config.engine.introspection = env.Bool("NETGRAPH_INTROSPECTION", config.engine.introspection);
   Result<auth::AuthConfig> auth = auth::LoadAuthConfig(env);
   config.claims = domain::ClaimPolicy::FromEnvironment(env);

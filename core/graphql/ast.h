@@ -455,7 +455,7 @@ class Document {
   std::size_t token_count() const { return token_count_; }
   // Ids run from 0 to node_count() - 1.
   std::size_t node_count() const { return node_count_; }
-  // The bytes the document holds: its source text and its arena's blocks.
+  // The memory the document holds: its source text and the arena blocks of its nodes.
   std::size_t held_bytes() const { return source_.capacity() + arena_.bytes_reserved(); }
   // The graphql-js line and column of a byte offset of this document (a linear scan).
   SourceLocation Locate(std::uint32_t offset) const;

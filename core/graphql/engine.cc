@@ -12,6 +12,7 @@
 #include "core/graphql/execution/prepared_document.h"
 #include "core/graphql/parser.h"
 #include "core/graphql/schema_printer.h"
+#include "core/graphql/suggestion_list.h"
 #include "core/graphql/validation/validate.h"
 #include "core/graphql/visitor.h"
 
@@ -51,8 +52,8 @@ class EngineImpl final : public Engine {
   EngineImpl(std::unique_ptr<const Schema> schema, const EngineOptions& options)
       : options_(options),
         bindings_(std::move(schema)),
-        executor_(bindings_),
-        cache_(options.document_cache_capacity) {
+        executor_(bindings_, ExecutorOptionsFor(options)),
+        cache_(options.document_cache_capacity, options.document_cache_bytes) {
     BindIntrospection(&bindings_);
   }
 
@@ -108,7 +109,9 @@ class EngineImpl final : public Engine {
   ExecutionResult Execute(const PreparedDocument& document, const ExecuteParams& params) override {
     const auto* prepared = dynamic_cast<const PreparedDocumentImpl*>(&document);
     if (prepared == nullptr || prepared->owner() != this) return ForeignDocument();
-    return executor_.Execute(*prepared, params);
+    ExecutionResult result = executor_.Execute(*prepared, params);
+    if (prepared->held_bytes() != prepared->accounted_bytes()) cache_.Account(*prepared);
+    return result;
   }
 
   std::unique_ptr<Subscription> Subscribe(std::shared_ptr<const PreparedDocument> document,
@@ -130,6 +133,13 @@ class EngineImpl final : public Engine {
   std::string PrintSchema() const override { return graphql::PrintSchema(*bindings_.schema); }
 
  private:
+  static ExecutorOptions ExecutorOptionsFor(const EngineOptions& options) {
+    ExecutorOptions executor_options;
+    if (options.limits.max_cost != 0) executor_options.max_cost = options.limits.max_cost;
+    executor_options.hide_suggestions = !options.introspection;
+    return executor_options;
+  }
+
   static ExecutionResult ForeignDocument() {
     return ExecutionResult{
         false, "{\"errors\":[{\"message\":\"The document was not prepared by this engine.\"}]}"};
@@ -150,11 +160,20 @@ class EngineImpl final : public Engine {
     validation_options.max_introspection_depth = limits.max_introspection_depth;
     validation_options.max_depth = limits.max_depth;
     validation_options.max_aliases = limits.max_aliases;
+    if (limits.max_cost != 0) validation_options.max_cost = limits.max_cost;
     std::vector<Error> errors = Validate(*bindings_.schema, *document, validation_options);
     if (errors.empty() && !options_.introspection) {
       IntrospectionFieldFinder finder(*document, bindings_.schema->query_type()->name);
       ast::Walk(*document, &finder);
       errors = std::move(finder.errors);
+    }
+    if (!options_.introspection) {
+      for (Error& error : errors) StripSuggestions(&error.message);
+    }
+    if (!errors.empty()) {
+      // Kept as its text and errors only: the AST of an invalid document is never used again.
+      return std::make_shared<const PreparedDocumentImpl>(this, std::move(query), nullptr,
+                                                          std::move(errors));
     }
     return std::make_shared<const PreparedDocumentImpl>(this, std::string(), std::move(document),
                                                         std::move(errors));

@@ -13,6 +13,7 @@
 #define NETGRAPH_CORE_GRAPHQL_ENGINE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -96,11 +97,18 @@ struct Limits {
   std::size_t max_depth = 15;              // field nesting, not counting introspection fields
   std::size_t max_aliases = 30;            // aliased fields per document
   std::size_t max_introspection_depth = 3; // as graphql-js's MaxIntrospectionDepthRule
+  // Per operation, as core/graphql/validation/query_cost_rule.cc counts it; 0: no limit. The
+  // error has extensions.code COST_LIMIT_EXCEEDED.
+  std::uint64_t max_cost = 20000;
 };
 
 struct EngineOptions {
   Limits limits;
-  std::size_t document_cache_capacity = 1024;  // prepared documents kept per engine (LRU)
+  // Prepared documents kept per engine (LRU), bounded both in number and in the bytes they hold
+  // (text, AST, errors and kept plans).
+  std::size_t document_cache_capacity = 1024;
+  std::size_t document_cache_bytes = 32 * 1024 * 1024;
+  // Off: __schema and __type are unknown fields, and errors give no "Did you mean" hints.
   bool introspection = true;
 };
 
@@ -117,8 +125,8 @@ class PreparedDocument {
   // nullopt when no single operation can be determined.
   virtual std::optional<OperationType> OperationTypeFor(
       std::optional<std::string_view> operation_name) const = 0;
-  // The memory the document holds (its source text, parsed tree and errors), for callers that
-  // bound what they keep by bytes rather than by text size.
+  // The memory the document holds (its source text, parsed tree, errors and the execution plans
+  // it keeps), for callers that bound what they keep by bytes rather than by text size.
   virtual std::size_t held_bytes() const = 0;
 };
 

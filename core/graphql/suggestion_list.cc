@@ -13,6 +13,7 @@ namespace netgraph::graphql {
 namespace {
 
 constexpr std::size_t kMaxSuggestions = 5;
+constexpr std::string_view kDidYouMean = " Did you mean ";
 
 // The UTF-16 code units of `text`, ASCII letters lowered (graphql-js lowers with
 // toLowerCase(); names are ASCII).
@@ -139,7 +140,7 @@ std::vector<std::string_view> SuggestionList(std::string_view input,
 std::string DidYouMean(const std::vector<std::string_view>& suggestions,
                        std::string_view sub_message) {
   if (suggestions.empty()) return {};
-  std::string message = " Did you mean ";
+  std::string message(kDidYouMean);
   if (!sub_message.empty()) {
     message += sub_message;
     message += ' ';
@@ -152,6 +153,11 @@ std::string DidYouMean(const std::vector<std::string_view>& suggestions,
   std::size_t shown = std::min(suggestions.size(), kMaxSuggestions);
   for (std::size_t i = 0; i + 1 < shown; ++i) message += quoted(suggestions[i]) + ", ";
   return message + "or " + quoted(suggestions[shown - 1]) + "?";
+}
+
+void StripSuggestions(std::string* message) {
+  const std::size_t hint = message->rfind(kDidYouMean);
+  if (hint != std::string::npos && message->ends_with('?')) message->resize(hint);
 }
 
 }  // namespace netgraph::graphql

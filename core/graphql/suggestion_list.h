@@ -19,6 +19,10 @@ std::vector<std::string_view> SuggestionList(std::string_view input,
 std::string DidYouMean(const std::vector<std::string_view>& suggestions,
                        std::string_view sub_message = {});
 
+// Removes the hint DidYouMean appended to `message`, if any: with introspection off the hints
+// would name what the schema holds (graphql-js's hideSuggestions option does the same).
+void StripSuggestions(std::string* message);
+
 // graphql-js's naturalCompare: negative, zero or positive.
 int NaturalCompare(std::string_view a, std::string_view b);
 

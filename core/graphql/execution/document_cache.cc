@@ -12,20 +12,35 @@ std::shared_ptr<const PreparedDocumentImpl> DocumentCache::Find(std::string_view
 }
 
 void DocumentCache::Insert(std::shared_ptr<const PreparedDocumentImpl> document) {
+  const std::size_t bytes = document->held_bytes();
+  document->set_accounted_bytes(bytes);
+  if (capacity_ == 0 || bytes > max_bytes_) return;
   const std::string_view key = document->source();
-  if (capacity_ == 0 || key.size() > kMaxTextBytes) return;
   if (auto found = index_.find(key); found != index_.end()) {
-    text_bytes_ -= key.size();
+    held_bytes_ -= (*found->second)->accounted_bytes();
     entries_.erase(found->second);
     index_.erase(found);
   }
-  text_bytes_ += key.size();
+  held_bytes_ += bytes;
   entries_.push_front(std::move(document));
   index_.emplace(entries_.front()->source(), entries_.begin());
-  while (entries_.size() > capacity_ || text_bytes_ > kMaxTextBytes) {
-    const std::string_view evicted = entries_.back()->source();
-    text_bytes_ -= evicted.size();
-    index_.erase(evicted);
+  Evict();
+}
+
+void DocumentCache::Account(const PreparedDocumentImpl& document) {
+  const std::size_t bytes = document.held_bytes();
+  auto found = index_.find(document.source());
+  if (found != index_.end() && found->second->get() == &document) {
+    held_bytes_ = held_bytes_ - document.accounted_bytes() + bytes;
+  }
+  document.set_accounted_bytes(bytes);
+  Evict();
+}
+
+void DocumentCache::Evict() {
+  while (!entries_.empty() && (entries_.size() > capacity_ || held_bytes_ > max_bytes_)) {
+    held_bytes_ -= entries_.back()->accounted_bytes();
+    index_.erase(entries_.back()->source());
     entries_.pop_back();
   }
 }
@@ -33,7 +48,7 @@ void DocumentCache::Insert(std::shared_ptr<const PreparedDocumentImpl> document)
 void DocumentCache::Clear() {
   index_.clear();
   entries_.clear();
-  text_bytes_ = 0;
+  held_bytes_ = 0;
 }
 
 }  // namespace netgraph::graphql

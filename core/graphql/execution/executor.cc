@@ -14,6 +14,8 @@
 #include "core/graphql/execution/leaf_serializer.h"
 #include "core/graphql/execution/response_buffer.h"
 #include "core/graphql/execution/variables.h"
+#include "core/graphql/suggestion_list.h"
+#include "core/graphql/validation/validate.h"
 #include "core/log.h"
 
 namespace netgraph::graphql {
@@ -119,7 +121,8 @@ class Execution {
         operation_(operation),
         variables_(variables),
         context_(context),
-        plan_inputs_{bindings, document.document(), document.fragments(), &variables} {
+        plan_inputs_{bindings, document.document(), document.fragments(), &variables,
+                     document.planned_bytes()} {
     path_.reserve(32);
   }
 
@@ -136,6 +139,7 @@ class Execution {
       if (const SelectionPlan* kept = document_.KeepRootPlan(operation_, *key, plan)) return *kept;
     }
     own_root_plan_ = std::move(plan);
+    plan_inputs_.planned_bytes = nullptr;  // its subplans go with it
     return *own_root_plan_;
   }
 
@@ -588,6 +592,7 @@ class Execution {
 // Operation selection and variable coercion, shared by Execute and Subscribe. Returns the
 // operation and fills *variables, or returns nullptr with *request_error set.
 const ast::OperationDefinition* StartRequest(const Bindings& bindings,
+                                             const ExecutorOptions& options,
                                              const PreparedDocumentImpl& document,
                                              const ExecuteParams& params, Value* variables,
                                              ExecutionResult* request_error) {
@@ -606,8 +611,28 @@ const ast::OperationDefinition* StartRequest(const Bindings& bindings,
   std::optional<Value> coerced = CoerceVariableValues(*bindings.schema, document.document(),
                                                       *operation, params.variables, &errors);
   if (!coerced) {
+    if (options.hide_suggestions) {
+      for (Error& error : errors) StripSuggestions(&error.message);
+    }
     *request_error = RequestError(std::move(errors));
     return nullptr;
+  }
+  // Validation counted sizes given by variables as their defaults: now their values are known.
+  if (options.max_cost && !operation->variable_definitions.empty()) {
+    const FragmentMap& fragments = document.fragments();
+    const FragmentLookup fragment = [&fragments](std::string_view name) {
+      auto found = fragments.find(name);
+      return found == fragments.end() ? nullptr : found->second;
+    };
+    const std::uint64_t cost = OperationCost(*bindings.schema, fragment, *operation, &*coerced);
+    if (cost > *options.max_cost) {
+      Error error{CostLimitMessage(cost, *options.max_cost),
+                  {document.document().Locate(operation->offset)},
+                  {},
+                  Value::MakeObject({{"code", Value::String(std::string(kCostLimitCode))}})};
+      *request_error = RequestError(std::vector<Error>{std::move(error)});
+      return nullptr;
+    }
   }
   *variables = std::move(*coerced);
   return operation;
@@ -630,7 +655,7 @@ ExecutionResult Executor::Execute(const PreparedDocumentImpl& document,
     }
   }
   const ast::OperationDefinition* operation =
-      StartRequest(bindings_, document, params, &variables, &request_error);
+      StartRequest(bindings_, options_, document, params, &variables, &request_error);
   if (operation == nullptr) return request_error;
   Execution execution(bindings_, document, *operation, variables, params.context);
   return execution.Run(params.root_value, nullptr);
@@ -641,7 +666,7 @@ std::unique_ptr<Subscription> Executor::Subscribe(
     ExecutionResult* request_error) const {
   Value variables;
   const ast::OperationDefinition* operation =
-      StartRequest(bindings_, *document, params, &variables, request_error);
+      StartRequest(bindings_, options_, *document, params, &variables, request_error);
   if (operation == nullptr) return nullptr;
   const SourceLocation location = document->document().Locate(operation->offset);
   if (operation->operation != OperationType::kSubscription) {

@@ -10,7 +10,9 @@
 #ifndef NETGRAPH_CORE_GRAPHQL_EXECUTION_EXECUTOR_H_
 #define NETGRAPH_CORE_GRAPHQL_EXECUTION_EXECUTOR_H_
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "core/graphql/engine.h"
 #include "core/graphql/execution/bindings.h"
@@ -18,9 +20,17 @@
 
 namespace netgraph::graphql {
 
+struct ExecutorOptions {
+  // The query cost limit (validate.h's max_cost), checked again once variables are coerced.
+  std::optional<std::uint64_t> max_cost;
+  // Variable coercion errors leave out their "Did you mean" hints (StripSuggestions).
+  bool hide_suggestions = false;
+};
+
 class Executor {
  public:
-  explicit Executor(const Bindings& bindings) : bindings_(bindings) {}
+  Executor(const Bindings& bindings, const ExecutorOptions& options)
+      : bindings_(bindings), options_(options) {}
 
   // A query or a mutation; anything else (an invalid document, no operation, bad variables, a
   // subscription) is a request error.
@@ -38,6 +48,7 @@ class Executor {
 
  private:
   const Bindings& bindings_;
+  const ExecutorOptions options_;
 };
 
 }  // namespace netgraph::graphql

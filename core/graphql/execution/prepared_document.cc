@@ -43,10 +43,16 @@ PreparedDocumentImpl::PreparedDocumentImpl(const void* owner, std::string source
                                            std::unique_ptr<const ast::Document> document,
                                            std::vector<Error> errors)
     : owner_(owner), document_(std::move(document)), errors_(std::move(errors)) {
+  fixed_bytes_ = sizeof(*this) + errors_.capacity() * sizeof(Error);
+  for (const Error& error : errors_) {
+    fixed_bytes_ += error.message.capacity() + error.locations.capacity() * sizeof(SourceLocation);
+  }
   if (!document_) {
     source_ = std::move(source);
+    fixed_bytes_ += source_.capacity();
     return;
   }
+  fixed_bytes_ += document_->held_bytes();
   for (const ast::Definition* definition : document_->definitions()) {
     if (const auto* operation = definition->As<ast::OperationDefinition>()) {
       operations_.push_back(operation);
@@ -60,15 +66,6 @@ PreparedDocumentImpl::PreparedDocumentImpl(const void* owner, std::string source
 }
 
 PreparedDocumentImpl::~PreparedDocumentImpl() = default;
-
-std::size_t PreparedDocumentImpl::held_bytes() const {
-  std::size_t bytes = sizeof(*this) + source_.capacity() +
-                      operations_.capacity() * sizeof(operations_[0]) +
-                      condition_variables_.capacity() * sizeof(condition_variables_[0]);
-  if (document_) bytes += sizeof(ast::Document) + document_->held_bytes();
-  for (const Error& error : errors_) bytes += sizeof(Error) + error.message.capacity();
-  return bytes;
-}
 
 const ast::OperationDefinition* PreparedDocumentImpl::SelectOperation(
     std::optional<std::string_view> operation_name, std::string* error) const {
@@ -100,6 +97,10 @@ std::optional<OperationType> PreparedDocumentImpl::OperationTypeFor(
   return operation->operation;
 }
 
+std::size_t PreparedDocumentImpl::held_bytes() const {
+  return fixed_bytes_ + root_plans_.capacity() * sizeof(RootPlan) + planned_bytes_;
+}
+
 const SelectionPlan* PreparedDocumentImpl::FindRootPlan(const ast::OperationDefinition& operation,
                                                         std::uint64_t condition_key) const {
   for (const RootPlan& root : root_plans_) {
@@ -114,6 +115,7 @@ const SelectionPlan* PreparedDocumentImpl::KeepRootPlan(
     const ast::OperationDefinition& operation, std::uint64_t condition_key,
     std::unique_ptr<SelectionPlan>& plan) const {
   if (root_plans_.size() >= kMaxRootPlans) return nullptr;
+  planned_bytes_ += PlanBytes(*plan);
   root_plans_.push_back(RootPlan{&operation, condition_key, std::move(plan)});
   return root_plans_.back().plan.get();
 }

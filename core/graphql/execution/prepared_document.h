@@ -41,9 +41,16 @@ class PreparedDocumentImpl final : public PreparedDocument {
   const std::vector<Error>& errors() const override { return errors_; }
   std::optional<OperationType> OperationTypeFor(
       std::optional<std::string_view> operation_name) const override;
-  std::size_t held_bytes() const override;
 
   const void* owner() const { return owner_; }
+  // The memory the document holds: its text, its AST arena, its errors and the plans it keeps.
+  // It grows as executions keep plans.
+  std::size_t held_bytes() const override;
+  // What the document cache last counted for it (document_cache.h).
+  std::size_t accounted_bytes() const { return accounted_bytes_; }
+  void set_accounted_bytes(std::size_t bytes) const { accounted_bytes_ = bytes; }
+  // Where executions add the bytes of the subplans they keep for this document (PlanInputs).
+  std::size_t* planned_bytes() const { return &planned_bytes_; }
   // The query text (the cache key).
   std::string_view source() const { return document_ ? document_->source() : source_; }
   // Valid documents only.
@@ -80,6 +87,9 @@ class PreparedDocumentImpl final : public PreparedDocument {
   FragmentMap fragments_;
   std::vector<std::string_view> condition_variables_;
   mutable std::vector<RootPlan> root_plans_;
+  std::size_t fixed_bytes_ = 0;  // text, AST and errors
+  mutable std::size_t planned_bytes_ = 0;
+  mutable std::size_t accounted_bytes_ = 0;
 };
 
 }  // namespace netgraph::graphql

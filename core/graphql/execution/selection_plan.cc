@@ -198,6 +198,17 @@ std::unique_ptr<SelectionPlan> BuildSelectionPlan(
   return plan;
 }
 
+std::size_t PlanBytes(const SelectionPlan& plan) {
+  std::size_t bytes = sizeof(SelectionPlan) + plan.fields.capacity() * sizeof(FieldPlan);
+  for (const FieldPlan& field : plan.fields) {
+    bytes += field.json_key.capacity() + field.typename_json.capacity() +
+             field.nodes.capacity() * sizeof(const ast::Field*) +
+             field.subplans.capacity() * sizeof(std::unique_ptr<SelectionPlan>) +
+             field.locations.capacity() * sizeof(SourceLocation);
+  }
+  return bytes;
+}
+
 const SelectionPlan& SubselectionPlan(const PlanInputs& inputs, const FieldPlan& field,
                                       const NamedType& object_type) {
   for (const std::unique_ptr<SelectionPlan>& plan : field.subplans) {
@@ -208,6 +219,9 @@ const SelectionPlan& SubselectionPlan(const PlanInputs& inputs, const FieldPlan&
     if (node->selection_set != nullptr) selection_sets.push_back(node->selection_set);
   }
   field.subplans.push_back(BuildSelectionPlan(inputs, object_type, selection_sets));
+  if (inputs.planned_bytes != nullptr) {
+    *inputs.planned_bytes += PlanBytes(*field.subplans.back()) + sizeof(SelectionPlan*);
+  }
   return *field.subplans.back();
 }
 

@@ -97,6 +97,9 @@ struct PlanInputs {
   const ast::Document& document;
   const FragmentMap& fragments;
   const Value* variables;
+  // When not null, SubselectionPlan adds the PlanBytes of each plan it builds: the plans of a
+  // cached document count towards the cache's bound (document_cache.h).
+  std::size_t* planned_bytes = nullptr;
 };
 
 // Plans `selection_sets` (one for an operation; each field node's for a merged field) for
@@ -104,6 +107,10 @@ struct PlanInputs {
 std::unique_ptr<SelectionPlan> BuildSelectionPlan(
     const PlanInputs& inputs, const NamedType& object_type,
     const std::vector<const ast::SelectionSet*>& selection_sets);
+
+// The heap memory `plan` holds itself, not counting its subplans (an estimate: the coerced
+// constant arguments count as their Value only).
+std::size_t PlanBytes(const SelectionPlan& plan);
 
 // The plan of `field`'s sub-selection for `object_type`, built on first use.
 const SelectionPlan& SubselectionPlan(const PlanInputs& inputs, const FieldPlan& field,

@@ -302,11 +302,18 @@ class MaxIntrospectionDepthRule : public Rule {
   bool Enter(const ast::Node& node) override;
 };
 
-// ---- netgraph's limits (ValidationOptions::max_depth and max_aliases).
+// ---- netgraph's limits (ValidationOptions::max_depth, max_aliases and max_cost).
 
 class OperationLimitsRule : public Rule {
  public:
   explicit OperationLimitsRule(ValidationContext& context)
+      : Rule(context, {ast::NodeKind::kOperationDefinition}) {}
+  bool Enter(const ast::Node& node) override;
+};
+
+class QueryCostRule : public Rule {
+ public:
+  explicit QueryCostRule(ValidationContext& context)
       : Rule(context, {ast::NodeKind::kOperationDefinition}) {}
   bool Enter(const ast::Node& node) override;
 };

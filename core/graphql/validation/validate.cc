@@ -46,7 +46,8 @@ using RuleSet =
               UniqueDirectivesPerLocationRule, KnownArgumentNamesRule, UniqueArgumentNamesRule,
               ValuesOfCorrectTypeRule, ProvidedRequiredArgumentsRule,
               VariablesInAllowedPositionRule, OverlappingFieldsCanBeMergedRule,
-              UniqueInputFieldNamesRule, MaxIntrospectionDepthRule, OperationLimitsRule>;
+              UniqueInputFieldNamesRule, MaxIntrospectionDepthRule, OperationLimitsRule,
+              QueryCostRule>;
 
 constexpr std::size_t kNodeKindCount =
     static_cast<std::size_t>(ast::NodeKind::kInputObjectTypeExtension) + 1;

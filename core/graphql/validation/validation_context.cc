@@ -54,7 +54,8 @@ SourceLocation ValidationContext::Locate(std::uint32_t offset) {
 }
 
 void ValidationContext::ReportError(std::string message,
-                                    const std::vector<std::uint32_t>& offsets) {
+                                    const std::vector<std::uint32_t>& offsets,
+                                    std::string_view code) {
   if (aborted_) return;
   if (errors_.size() >= options_.max_errors) {
     errors_.push_back(
@@ -65,6 +66,9 @@ void ValidationContext::ReportError(std::string message,
   Error error{std::move(message), {}, {}, {}};
   error.locations.reserve(offsets.size());
   for (std::uint32_t offset : offsets) error.locations.push_back(Locate(offset));
+  if (!code.empty()) {
+    error.extensions = Value::MakeObject({{"code", Value::String(std::string(code))}});
+  }
   errors_.push_back(std::move(error));
 }
 

@@ -57,11 +57,14 @@ class ValidationContext {
   const std::vector<const ast::Node*>& ancestors() const { return *ancestors_; }
   void set_ancestors(const std::vector<const ast::Node*>* ancestors) { ancestors_ = ancestors; }
 
-  // Records an error located at the given byte offsets. Past options().max_errors, records
-  // graphql-js's "Too many validation errors" instead and aborts.
-  void ReportError(std::string message, const std::vector<std::uint32_t>& offsets);
-  void ReportError(std::string message, std::initializer_list<std::uint32_t> offsets) {
-    ReportError(std::move(message), std::vector<std::uint32_t>(offsets));
+  // Records an error located at the given byte offsets, with `code` (when not empty) as its
+  // extensions.code. Past options().max_errors, records graphql-js's "Too many validation errors"
+  // instead and aborts.
+  void ReportError(std::string message, const std::vector<std::uint32_t>& offsets,
+                   std::string_view code = {});
+  void ReportError(std::string message, std::initializer_list<std::uint32_t> offsets,
+                   std::string_view code = {}) {
+    ReportError(std::move(message), std::vector<std::uint32_t>(offsets), code);
   }
   // Ends validation with `error` as its only result: what graphql-js's validate() throws.
   void Fail(std::string message, std::uint32_t offset);

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/graphql/execution/prepared_document.h"
 #include "test_engine.h"
@@ -59,8 +60,9 @@ TEST(DocumentCacheTest, EvictsTheLeastRecentlyUsed) {
 TEST(DocumentCacheTest, BoundsTheTextItKeeps) {
   EngineOptions options;
   options.limits.max_document_bytes = 8 * 1024 * 1024;
+  options.document_cache_bytes = 16 * 1024 * 1024;
   std::unique_ptr<Engine> engine = MustCreate(kSchema, options);
-  // Three documents of 7 MiB (mostly white space) do not fit the 16 MiB of text the cache keeps.
+  // Three documents of 7 MiB (mostly white space) do not fit in 16 MiB.
   auto large = [](char name) {
     return "{ " + std::string(1, name) + std::string(7 << 20, ' ') + "}";
   };
@@ -73,6 +75,77 @@ TEST(DocumentCacheTest, BoundsTheTextItKeeps) {
   engine->Prepare(large('c'));
   EXPECT_EQ(engine->Prepare(large('a')), first);
   EXPECT_NE(engine->Prepare(large('b')), second);
+}
+
+// A dense document: `fields` selections of x under b, made distinct by `tag`.
+std::string Dense(int tag, int fields) {
+  std::string query = "{ a" + std::to_string(tag) + ": a b {";
+  for (int i = 0; i < fields; ++i) query += " x";
+  return query + " } }";
+}
+
+std::size_t HeldBytes(const std::shared_ptr<const PreparedDocument>& document) {
+  return std::dynamic_pointer_cast<const PreparedDocumentImpl>(document)->held_bytes();
+}
+
+// The bound counts what a document holds (its AST above all), not its text: issue 9, defect 3.
+TEST(DocumentCacheTest, BoundsTheBytesItsDocumentsHold) {
+  const std::size_t held = HeldBytes(MustCreate(kSchema)->Prepare(Dense(0, 4000)));
+  EXPECT_GT(held, 10 * Dense(0, 4000).size());  // the AST is many times the text
+
+  EngineOptions options;
+  options.document_cache_bytes = held * 7 / 2;  // room for three documents, not four
+  std::unique_ptr<Engine> engine = MustCreate(kSchema, options);
+  std::vector<std::shared_ptr<const PreparedDocument>> documents;
+  for (int tag = 0; tag < 4; ++tag) {
+    documents.push_back(engine->Prepare(Dense(tag, 4000)));
+    ASSERT_TRUE(documents.back()->valid());
+    ASSERT_EQ(HeldBytes(documents.back()), held);
+  }
+  for (int tag = 3; tag >= 1; --tag) EXPECT_EQ(engine->Prepare(Dense(tag, 4000)), documents[tag]);
+  EXPECT_NE(engine->Prepare(Dense(0, 4000)), documents[0]);  // evicted for the fourth
+
+  // A document larger than the whole bound is not kept.
+  options.document_cache_bytes = held - 1;
+  engine = MustCreate(kSchema, options);
+  std::shared_ptr<const PreparedDocument> too_large = engine->Prepare(Dense(0, 4000));
+  EXPECT_NE(engine->Prepare(Dense(0, 4000)), too_large);
+}
+
+// An invalid document is kept as its text and errors: no AST.
+TEST(DocumentCacheTest, KeepsInvalidDocumentsWithoutTheirAst) {
+  std::unique_ptr<Engine> engine = MustCreate(kSchema);
+  std::string invalid = "{ c b {";
+  for (int i = 0; i < 4000; ++i) invalid += " x";
+  invalid += " } }";
+  std::shared_ptr<const PreparedDocument> document = engine->Prepare(invalid);
+  ASSERT_FALSE(document->valid());
+  ASSERT_EQ(document->errors().size(), 1u);
+  EXPECT_EQ(document->errors()[0].message,
+            "Cannot query field \"c\" on type \"Query\". Did you mean \"a\" or \"b\"?");
+  EXPECT_LT(HeldBytes(document), 2 * invalid.size());
+  EXPECT_EQ(engine->Prepare(invalid), document);
+}
+
+// The plans executions keep for a cached document count too: they can push it out.
+TEST(DocumentCacheTest, CountsThePlansExecutionsKeep) {
+  const std::string query = Dense(0, 2000);
+  std::unique_ptr<Engine> engine = MustCreate(kSchema);
+  std::shared_ptr<const PreparedDocument> prepared = engine->Prepare(query);
+  const std::size_t before = HeldBytes(prepared);
+  Request request = MakeRequest(query);
+  request.root_value = Json(R"({"a": 1, "b": [{"x": 2}]})");
+  EXPECT_EQ(RunRequest(*engine, request).body, R"({"data":{"a0":1,"b":[{"x":2}]}})");
+  const std::size_t after = HeldBytes(prepared);
+  EXPECT_GT(after, before);
+
+  EngineOptions options;
+  options.document_cache_bytes = (before + after) / 2;  // the document fits until it is executed
+  engine = MustCreate(kSchema, options);
+  prepared = engine->Prepare(query);
+  EXPECT_EQ(engine->Prepare(query), prepared);
+  RunRequest(*engine, request);
+  EXPECT_NE(engine->Prepare(query), prepared);
 }
 
 TEST(DocumentCacheTest, CapacityZeroKeepsNothing) {

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "test_engine.h"
 
@@ -74,6 +76,39 @@ TEST(IntrospectionTest, PrintsTheSchemaAsGraphqlJs) {
   // graphql-js 16.11's printSchema of the service schema.
   EXPECT_EQ(engine->PrintSchema(),
             ReadSourceFile("tests/unit/graphql/testdata/service_schema_printed.graphql"));
+}
+
+// "Did you mean" hints name the schema's fields, arguments, types and values: with introspection
+// off they are left out (issue 9, defect 8), as graphql-js's hideSuggestions does.
+TEST(IntrospectionTest, SwitchedOffHidesSuggestions) {
+  constexpr std::string_view kSchema = R"(
+    enum Color { RED GREEN }
+    input Filter { color: Color }
+    type Query { colour(color: Color, filter: Filter): String }
+  )";
+  const std::vector<std::pair<std::string, std::string>> requests = {
+      {"{ color }", ""},
+      {"{ colour(colr: RED) }", ""},
+      {"{ colour(color: REDD) }", ""},
+      {"query ($c: Colr) { colour(color: $c) }", ""},
+      {"query ($c: Color) { colour(color: $c) }", R"({"c": "REDD"})"},
+      {"query ($f: Filter) { colour(filter: $f) }", R"({"f": {"colr": "RED"}})"},
+  };
+  for (bool introspection : {true, false}) {
+    EngineOptions options;
+    options.introspection = introspection;
+    std::unique_ptr<Engine> engine = MustCreate(kSchema, options);
+    for (const auto& [query, variables] : requests) {
+      ExecutionResult result = RunRequest(*engine, MakeRequest(query, variables));
+      EXPECT_FALSE(result.has_data) << query;
+      if (introspection) {
+        EXPECT_THAT(result.body, HasSubstr("Did you mean")) << query;
+      } else {
+        EXPECT_THAT(result.body, ::testing::Not(HasSubstr("Did you mean"))) << query;
+        EXPECT_THAT(result.body, HasSubstr(R"(.","locations")")) << result.body;
+      }
+    }
+  }
 }
 
 TEST(IntrospectionTest, CanBeSwitchedOff) {
