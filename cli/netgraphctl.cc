@@ -15,7 +15,8 @@ std::vector<Command> AllCommands() {
   std::vector<Command> all;
   for (auto group : {netgraph::cli::MigrateCommands, netgraph::cli::SeedCommands,
                      netgraph::cli::TokenCommands, netgraph::cli::VoucherCommands,
-                     netgraph::cli::AdminCommands, netgraph::cli::GraphCommands,
+                     netgraph::cli::AdminCommands, netgraph::cli::WalletCommands,
+                     netgraph::cli::GraphCommands,
                      netgraph::cli::TreasuryCommands, netgraph::cli::ConfidentialCommands,
                      netgraph::cli::ReceiptCommands, netgraph::cli::GraphQLCommands,
                      netgraph::cli::GraphQLIntrospectCommands}) {
