@@ -173,7 +173,8 @@ Outcome<WalletChallenge> IssueWalletChallenge(store::Connection& db, const User&
     challenge.expires_at = FromEpochMicros(expires_micros);
     challenge.message =
         WalletChallengeText(wallet_address, user.idp_did, *nonce, challenge.expires_at);
-    Result<std::vector<std::uint8_t>> envelope = crypto::SerializeOffchainMessage(challenge.message);
+    Result<std::vector<std::uint8_t>> envelope =
+        crypto::SerializeOffchainMessage(challenge.message);
     if (!envelope.ok()) return envelope.status();
     challenge.signed_bytes = std::move(*envelope);
     if (Status s = store::InsertWalletChallenge(db, user.id, wallet_address, challenge.message,

@@ -38,8 +38,9 @@ inline constexpr std::chrono::seconds kWalletChallengeLifetime{300};
 // Unused, unexpired challenges a user may hold at once (one per address).
 inline constexpr std::int64_t kMaxOpenWalletChallenges = 20;
 
-// The challenge text: printable ASCII lines (so the off-chain message format is 0, which hardware
-// wallets display), for example
+// The challenge text: lines of printable ASCII, short enough for the off-chain message format 1
+// (limited UTF-8, at most 1212 bytes: what hardware wallets display; the newlines rule out format
+// 0), for example
 //   netgraph wallet proof
 //   Sign this message to prove that you control this wallet. It costs nothing.
 //   Wallet: <address>
@@ -81,9 +82,10 @@ struct ProvenWallet {
 Outcome<ProvenWallet> VerifyWallet(store::Connection& db, const User& user,
                                    std::string_view wallet_address, std::string_view signature);
 
-// Operators (`netgraphctl wallets reassign`): binds the wallet to the user with this idpDid (created
-// when absent) with the takeover's effects on the previous owner, proven or not. The wallet is left
-// unproven, so whoever holds its key can still prove it. Fails for an invalid or unknown address.
+// Operators (`netgraphctl wallets reassign`): binds the wallet to the existing user with this idpDid,
+// with the takeover's effects on the previous owner, proven or not. The wallet is left unproven, so
+// whoever holds its key can still prove it. Fails for an invalid or unregistered address and for
+// an unknown user.
 Result<ProvenWallet> ReassignWallet(store::Connection& db, std::string_view wallet_address,
                                     std::string_view idp_did);
 

@@ -90,9 +90,10 @@ test('the challenge is a Solana off-chain message naming the wallet, the user, a
   assert.ok(lines.includes(`Expires: ${c.expiresAt}`));
   const envelope = Buffer.from(c.signedBytes, 'base64');
   const text = Buffer.from(c.challenge);
-  // 0xFF "solana offchain" ‖ version 0 ‖ format 0 (restricted ASCII) ‖ u16 LE length ‖ text
+  // 0xFF "solana offchain" ‖ version 0 ‖ format 1 (limited UTF-8: the text has newlines) ‖
+  // u16 LE length ‖ text
   assert.deepEqual(envelope.subarray(0, 16), Buffer.from('\xffsolana offchain', 'latin1'));
-  assert.deepEqual([...envelope.subarray(16, 20)], [0, 0, text.length & 0xff, text.length >> 8]);
+  assert.deepEqual([...envelope.subarray(16, 20)], [0, 1, text.length & 0xff, text.length >> 8]);
   assert.deepEqual(envelope.subarray(20), text);
   const again = await challenge(user.token, wallet.address);
   assert.notEqual(again.challenge, c.challenge, 'every challenge has a fresh nonce');

@@ -28,19 +28,21 @@ TEST(WalletChallengeText, NamesTheWalletTheUsersHashTheNonceAndTheExpiry) {
   EXPECT_EQ(text.find("did:example:alice"), std::string::npos);
 }
 
-TEST(WalletChallengeText, DiffersPerUserAndIsARestrictedAsciiOffchainMessage) {
+TEST(WalletChallengeText, DiffersPerUserAndFitsTheLimitedUtf8OffchainFormat) {
   const Timestamp expires = FromEpochMicros(0);
   EXPECT_NE(WalletChallengeText(kWallet, "did:a", "n", expires),
             WalletChallengeText(kWallet, "did:b", "n", expires));
   Result<crypto::OffchainMessageFormat> format =
       crypto::ChooseOffchainMessageFormat(WalletChallengeText(kWallet, "did:a", "n", expires));
   ASSERT_TRUE(format.ok());
-  EXPECT_EQ(*format, crypto::OffchainMessageFormat::kRestrictedAscii);
+  EXPECT_EQ(*format, crypto::OffchainMessageFormat::kLimitedUtf8);
 }
 
 TEST(ParseWalletSignature, AcceptsBase58AndBase64OfSixtyFourBytes) {
   crypto::Bytes64 signature{};
-  for (std::size_t i = 0; i < signature.size(); ++i) signature[i] = static_cast<std::uint8_t>(i * 7);
+  for (std::size_t i = 0; i < signature.size(); ++i) {
+    signature[i] = static_cast<std::uint8_t>(i * 7);
+  }
   EXPECT_EQ(ParseWalletSignature(crypto::SignatureToBase58(signature)), signature);
   EXPECT_EQ(ParseWalletSignature(crypto::Base64Encode(signature)), signature);
 }
