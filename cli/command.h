@@ -28,6 +28,7 @@ std::vector<Command> SeedCommands();
 std::vector<Command> TokenCommands();
 std::vector<Command> VoucherCommands();
 std::vector<Command> AdminCommands();
+std::vector<Command> WalletCommands();
 std::vector<Command> GraphCommands();
 std::vector<Command> TreasuryCommands();
 std::vector<Command> ConfidentialCommands();

@@ -15,10 +15,10 @@ std::vector<Command> AllCommands() {
   std::vector<Command> all;
   for (auto group : {netgraph::cli::MigrateCommands, netgraph::cli::SeedCommands,
                      netgraph::cli::TokenCommands, netgraph::cli::VoucherCommands,
-                     netgraph::cli::AdminCommands, netgraph::cli::GraphCommands,
-                     netgraph::cli::TreasuryCommands, netgraph::cli::ConfidentialCommands,
-                     netgraph::cli::ReceiptCommands, netgraph::cli::GraphQLCommands,
-                     netgraph::cli::GraphQLIntrospectCommands}) {
+                     netgraph::cli::AdminCommands, netgraph::cli::WalletCommands,
+                     netgraph::cli::GraphCommands, netgraph::cli::TreasuryCommands,
+                     netgraph::cli::ConfidentialCommands, netgraph::cli::ReceiptCommands,
+                     netgraph::cli::GraphQLCommands, netgraph::cli::GraphQLIntrospectCommands}) {
     for (Command& c : group()) all.push_back(std::move(c));
   }
   return all;

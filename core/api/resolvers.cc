@@ -1,17 +1,20 @@
 #include "core/api/resolvers.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/api/service.h"
+#include "core/crypto/base64.h"
 #include "core/domain/graph_change.h"
 #include "core/domain/network_graph.h"
 #include "core/domain/portfolio.h"
 #include "core/domain/redemption.h"
 #include "core/domain/voucher.h"
 #include "core/domain/voucher_admin.h"
+#include "core/domain/wallet_proof.h"
 #include "core/log.h"
 
 namespace netgraph::api {
@@ -77,14 +80,16 @@ Value StringList(const std::vector<std::string>& items) {
   return Value::MakeList(std::move(list));
 }
 
-// The refusal shape of the result objects (ClaimVoucherResult, RedeemVoucherResult).
-Value MutationRefusal(domain::Failure failure, const char* payload_field) {
-  return Value::MakeObject({
+// The refusal shape of the result objects (ClaimVoucherResult, RedeemVoucherResult,
+// WalletChallenge, VerifyWalletResult): the payload fields are null.
+Value MutationRefusal(domain::Failure failure, std::initializer_list<const char*> payload_fields) {
+  Value::Object fields{
       {"success", Value::Boolean(false)},
       {"error", Value::String(std::string(domain::FailureText(failure)))},
       {"message", Value::String(std::string(domain::FailureMessage(failure)))},
-      {payload_field, Value()},
-  });
+  };
+  for (const char* field : payload_fields) fields.emplace_back(field, Value());
+  return Value::MakeObject(std::move(fields));
 }
 
 ResolverResult GraphdbStatus(const ResolveInfo& info) {
@@ -216,13 +221,13 @@ ResolverResult AllVouchers(const ResolveInfo& info) {
 ResolverResult ClaimVoucher(const ResolveInfo& info) {
   domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
   if (const Status* error = user.error()) return InternalError(info, *error);
-  if (user.failure()) return MutationRefusal(*user.failure(), "voucher");
+  if (user.failure()) return MutationRefusal(*user.failure(), {"voucher"});
   Service& service = ServiceOf(info);
   domain::Outcome<domain::Voucher> claimed = domain::ClaimVoucher(
       service.database(), service.claim_policy(), *user.value(),
       StringArgument(info, "voucherCode"), StringArgument(info, "walletAddress"));
   if (const Status* error = claimed.error()) return InternalError(info, *error);
-  if (claimed.failure()) return MutationRefusal(*claimed.failure(), "voucher");
+  if (claimed.failure()) return MutationRefusal(*claimed.failure(), {"voucher"});
   return Value::MakeObject({
       {"success", Value::Boolean(true)},
       {"error", Value()},
@@ -235,13 +240,13 @@ ResolverResult ClaimVoucher(const ResolveInfo& info) {
 ResolverResult RedeemVoucher(const ResolveInfo& info) {
   domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
   if (const Status* error = user.error()) return InternalError(info, *error);
-  if (user.failure()) return MutationRefusal(*user.failure(), "redemption");
+  if (user.failure()) return MutationRefusal(*user.failure(), {"redemption"});
   Service& service = ServiceOf(info);
   domain::Outcome<domain::Redemption> redeemed = domain::RedeemVouchers(
       service.database(), service.ledger(), *user.value(), StringArgument(info, "walletAddress"),
       StringArgument(info, "confidentialPublicKey"));
   if (const Status* error = redeemed.error()) return InternalError(info, *error);
-  if (redeemed.failure()) return MutationRefusal(*redeemed.failure(), "redemption");
+  if (redeemed.failure()) return MutationRefusal(*redeemed.failure(), {"redemption"});
   const domain::Redemption& r = redeemed.value();
   return Value::MakeObject({
       {"success", Value::Boolean(true)},
@@ -254,6 +259,57 @@ ResolverResult RedeemVoucher(const ResolveInfo& info) {
                                         {"tokenAccount", Value::String(r.token_account)},
                                         {"encryptedAmount", Value::String(r.encrypted_amount)},
                                         {"redeemedAt", DateTime(r.redeemed_at)}})},
+  });
+}
+
+constexpr std::initializer_list<const char*> kWalletChallengeFields = {
+    "walletAddress", "challenge", "signedBytes", "expiresAt"};
+
+ResolverResult WalletChallenge(const ResolveInfo& info) {
+  domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
+  if (const Status* error = user.error()) return InternalError(info, *error);
+  if (user.failure()) return MutationRefusal(*user.failure(), kWalletChallengeFields);
+  domain::Outcome<domain::WalletChallenge> issued = domain::IssueWalletChallenge(
+      ServiceOf(info).database(), *user.value(), StringArgument(info, "walletAddress"));
+  if (const Status* error = issued.error()) return InternalError(info, *error);
+  if (issued.failure()) return MutationRefusal(*issued.failure(), kWalletChallengeFields);
+  const domain::WalletChallenge& c = issued.value();
+  return Value::MakeObject({
+      {"success", Value::Boolean(true)},
+      {"error", Value()},
+      {"message", Value::String("Sign the challenge with wallet " + c.wallet_address +
+                                " and send the signature to verifyWallet before it expires.")},
+      {"walletAddress", Value::String(c.wallet_address)},
+      {"challenge", Value::String(c.message)},
+      {"signedBytes", Value::String(crypto::Base64Encode(c.signed_bytes))},
+      {"expiresAt", DateTime(c.expires_at)},
+  });
+}
+
+constexpr std::initializer_list<const char*> kVerifyWalletFields = {"walletAddress", "tookOver"};
+
+ResolverResult VerifyWallet(const ResolveInfo& info) {
+  domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
+  if (const Status* error = user.error()) return InternalError(info, *error);
+  if (user.failure()) return MutationRefusal(*user.failure(), kVerifyWalletFields);
+  domain::Outcome<domain::ProvenWallet> proven = domain::VerifyWallet(
+      ServiceOf(info).database(), *user.value(), StringArgument(info, "walletAddress"),
+      StringArgument(info, "signature"));
+  if (const Status* error = proven.error()) return InternalError(info, *error);
+  if (proven.failure()) return MutationRefusal(*proven.failure(), kVerifyWalletFields);
+  const domain::ProvenWallet& p = proven.value();
+  std::string message = "Wallet " + p.wallet_address + " is proven to be yours.";
+  if (p.took_over) {
+    message += " It was bound to another user without proof; " +
+               std::to_string(p.released_vouchers) + " of their claims on it were released" +
+               (p.removed_token_account ? " and its confidential token account was reset." : ".");
+  }
+  return Value::MakeObject({
+      {"success", Value::Boolean(true)},
+      {"error", Value()},
+      {"message", Value::String(std::move(message))},
+      {"walletAddress", Value::String(p.wallet_address)},
+      {"tookOver", Value::Boolean(p.took_over)},
   });
 }
 
@@ -270,7 +326,8 @@ Status BindResolvers(graphql::Engine& engine) {
       {"Query.graphdbStatus", GraphdbStatus},    {"Query.networkGraph", NetworkGraph},
       {"Query.investmentData", InvestmentData},  {"Query.getUserPortfolio", GetUserPortfolio},
       {"Query.allVouchers", AllVouchers},        {"Mutation.claimVoucher", ClaimVoucher},
-      {"Mutation.redeemVoucher", RedeemVoucher},
+      {"Mutation.redeemVoucher", RedeemVoucher}, {"Mutation.walletChallenge", WalletChallenge},
+      {"Mutation.verifyWallet", VerifyWallet},
   };
   for (const auto& [coordinate, resolver] : resolvers) {
     if (Status s = engine.BindResolver(coordinate, resolver); !s.ok()) return s;

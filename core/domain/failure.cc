@@ -19,6 +19,7 @@ std::string_view FailureText(Failure failure) {
     case Failure::kInvalidWalletAddress:
       return "Invalid wallet address";
     case Failure::kWalletBelongsToAnotherUser:
+    case Failure::kWalletProvenByAnotherUser:
       return "Wallet belongs to another user";
     case Failure::kInvalidConfidentialPublicKey:
       return "Invalid confidential public key";
@@ -29,7 +30,16 @@ std::string_view FailureText(Failure failure) {
     case Failure::kBalanceLimitExceeded:
       return "Balance limit exceeded";
     case Failure::kTooManyAttempts:
+    case Failure::kTooManyWalletChallenges:
       return "Too many attempts";
+    case Failure::kNoWalletChallenge:
+      return "No wallet challenge";
+    case Failure::kWalletChallengeExpired:
+      return "Wallet challenge expired";
+    case Failure::kWalletChallengeUsed:
+      return "Wallet challenge already used";
+    case Failure::kInvalidWalletSignature:
+      return "Invalid wallet signature";
   }
   return "Unknown failure";
 }
@@ -52,7 +62,10 @@ std::string_view FailureMessage(Failure failure) {
     case Failure::kInvalidWalletAddress:
       return "The wallet address must be a base58 Solana address (32 bytes).";
     case Failure::kWalletBelongsToAnotherUser:
-      return "This wallet is registered to another user.";
+      return "This wallet is registered to another user. If you hold its key, prove it with "
+             "walletChallenge and verifyWallet to take it over.";
+    case Failure::kWalletProvenByAnotherUser:
+      return "Another user proved possession of this wallet; only an operator can reassign it.";
     case Failure::kInvalidConfidentialPublicKey:
       return "The confidential public key must be a base64 ElGamal public key (32 bytes, a valid "
              "non-identity point).";
@@ -66,6 +79,17 @@ std::string_view FailureMessage(Failure failure) {
              "pass that.";
     case Failure::kTooManyAttempts:
       return "Too many failed claim attempts; try again later.";
+    case Failure::kTooManyWalletChallenges:
+      return "Too many open wallet challenges; use them or let them expire first.";
+    case Failure::kNoWalletChallenge:
+      return "There is no challenge for you and this wallet: request one with walletChallenge.";
+    case Failure::kWalletChallengeExpired:
+      return "The wallet challenge has expired: request a new one with walletChallenge.";
+    case Failure::kWalletChallengeUsed:
+      return "This wallet challenge was already used: request a new one with walletChallenge.";
+    case Failure::kInvalidWalletSignature:
+      return "The signature must be base58 or base64 of 64 bytes: the wallet's Ed25519 "
+             "signature of the challenge's off-chain message.";
   }
   return "The operation failed.";
 }

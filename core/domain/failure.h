@@ -21,12 +21,18 @@ enum class Failure {
   kVoucherExpired,
   kVoucherRevoked,
   kInvalidWalletAddress,
-  kWalletBelongsToAnotherUser,
+  kWalletBelongsToAnotherUser,  // bound by a claim, without proof: its key holder can take it over
+  kWalletProvenByAnotherUser,   // same stable text; only an operator can move it
   kInvalidConfidentialPublicKey,
   kNoClaimedVouchers,
   kConfidentialKeyMismatch,
   kBalanceLimitExceeded,
   kTooManyAttempts,
+  kTooManyWalletChallenges,  // same stable text as kTooManyAttempts
+  kNoWalletChallenge,
+  kWalletChallengeExpired,
+  kWalletChallengeUsed,
+  kInvalidWalletSignature,
 };
 
 // The short stable text, e.g. "Voucher not found": the API's `error` field.

@@ -38,7 +38,10 @@ Outcome<Voucher> AttemptClaim(store::Connection& db, const User& user, std::stri
   if (!token.ok()) return token.status();
   Result<store::WalletRow> wallet = store::RegisterWallet(db, wallet_address, user.id);
   if (!wallet.ok()) return wallet.status();
-  if (wallet->user_id != user.id) return Failure::kWalletBelongsToAnotherUser;
+  if (wallet->user_id != user.id) {
+    return wallet->proven ? Failure::kWalletProvenByAnotherUser
+                          : Failure::kWalletBelongsToAnotherUser;
+  }
 
   Result<std::optional<store::VoucherRow>> claimed =
       store::ClaimAvailableVoucher(db, *code, user.id, wallet_address);

@@ -47,7 +47,8 @@ struct ClaimPolicy {
 // Binds the voucher with `code` to `user` and `wallet_address`, registering the wallet to the user
 // when it is new, and announces the graph change, all in one transaction. Claiming again with the
 // same code and wallet returns the same voucher. Refusals, in the order they are checked:
-// kTooManyAttempts, kInvalidVoucherCode, kInvalidWalletAddress, kWalletBelongsToAnotherUser, then
+// kTooManyAttempts, kInvalidVoucherCode, kInvalidWalletAddress, kWalletProvenByAnotherUser or
+// kWalletBelongsToAnotherUser (the wallet's owner proved possession or not), then
 // for a code that cannot be claimed: kVoucherAlreadyClaimed (the caller's voucher, other wallet),
 // kVoucherNotFound (absent, or someone else's), kVoucherExpired, kVoucherRevoked. Every refusal
 // counts against the rate limit and writes nothing else.

@@ -16,6 +16,10 @@ constexpr Statement kLatestOfUser{
     "a.balance, a.last_receipt_hash FROM token_accounts a "
     "JOIN wallets w ON w.address = a.wallet_address WHERE w.user_id = $1 "
     "ORDER BY a.updated_at DESC, a.wallet_address LIMIT 1"};
+constexpr Statement kDeleteAccount{
+    "token_accounts_delete",
+    "DELETE FROM token_accounts WHERE wallet_address = $1 RETURNING wallet_address, "
+    "account_address, confidential_public_key, encrypted_balance, balance, last_receipt_hash"};
 constexpr Statement kSaveAccount{
     "token_accounts_save",
     "INSERT INTO token_accounts (wallet_address, account_address, confidential_public_key, "
@@ -66,6 +70,11 @@ Result<std::optional<TokenAccountRow>> FindTokenAccount(Connection& db,
 Result<std::optional<TokenAccountRow>> LatestTokenAccountOfUser(Connection& db,
                                                                 std::int64_t user_id) {
   return AtMostOneAccount(db.Run(kLatestOfUser, {std::to_string(user_id)}));
+}
+
+Result<std::optional<TokenAccountRow>> DeleteTokenAccount(Connection& db,
+                                                          std::string_view wallet_address) {
+  return AtMostOneAccount(db.Run(kDeleteAccount, {std::string(wallet_address)}));
 }
 
 Status SaveTokenAccount(Connection& db, const TokenAccountRow& a) {

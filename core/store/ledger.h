@@ -28,6 +28,10 @@ Result<std::optional<TokenAccountRow>> LatestTokenAccountOfUser(Connection& db,
                                                                 std::int64_t user_id);
 // Inserts or replaces the account's row.
 Status SaveTokenAccount(Connection& db, const TokenAccountRow& account);
+// Removes the wallet's account (its registered key and balance), returning it; nullopt when the
+// wallet had none. Redemptions that credited it stay.
+Result<std::optional<TokenAccountRow>> DeleteTokenAccount(Connection& db,
+                                                          std::string_view wallet_address);
 
 struct RedemptionRow {
   std::int64_t id = 0;

@@ -26,6 +26,11 @@ constexpr Statement kRedeem{
     "WHERE user_id = $1 AND wallet_address = $2 AND status = 'CLAIMED' "
     "AND (expires_at IS NULL OR expires_at > now()) "
     "RETURNING " NETGRAPH_VOUCHER_COLUMNS};
+constexpr Statement kRelease{
+    "vouchers_release",
+    "UPDATE vouchers SET status = 'AVAILABLE', user_id = NULL, wallet_address = NULL, "
+    "claimed_at = NULL WHERE user_id = $1 AND wallet_address = $2 AND status = 'CLAIMED' "
+    "RETURNING " NETGRAPH_VOUCHER_COLUMNS};
 constexpr Statement kRevoke{
     "vouchers_revoke",
     "UPDATE vouchers SET status = 'REVOKED', revoked_at = now() "
@@ -110,6 +115,11 @@ Result<std::vector<VoucherRow>> RedeemClaimedVouchers(Connection& db, std::int64
                                                       std::int64_t redemption_id) {
   return AllVouchers(db.Run(kRedeem, {std::to_string(user_id), std::string(wallet_address),
                                       std::to_string(redemption_id)}));
+}
+
+Result<std::vector<VoucherRow>> ReleaseClaimedVouchers(Connection& db, std::int64_t user_id,
+                                                       std::string_view wallet_address) {
+  return AllVouchers(db.Run(kRelease, {std::to_string(user_id), std::string(wallet_address)}));
 }
 
 Result<std::optional<VoucherRow>> MarkVoucherRevoked(Connection& db, std::string_view code) {

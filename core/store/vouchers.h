@@ -58,6 +58,12 @@ Result<std::vector<VoucherRow>> RedeemClaimedVouchers(Connection& db, std::int64
                                                       std::string_view wallet_address,
                                                       std::int64_t redemption_id);
 
+// CLAIMED vouchers of `user_id` on `wallet_address` -> AVAILABLE again, unbound (expired ones
+// still read EXPIRED): what a wallet takeover does to the previous owner's open claims. Returns
+// the vouchers released.
+Result<std::vector<VoucherRow>> ReleaseClaimedVouchers(Connection& db, std::int64_t user_id,
+                                                       std::string_view wallet_address);
+
 // AVAILABLE|CLAIMED (and not expired) -> REVOKED. Nullopt when no such voucher is revocable.
 Result<std::optional<VoucherRow>> MarkVoucherRevoked(Connection& db, std::string_view code);
 

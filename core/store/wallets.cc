@@ -3,28 +3,53 @@
 namespace netgraph::store {
 namespace {
 
-constexpr Statement kFind{"wallets_find",
-                          "SELECT address, user_id, public_id FROM wallets WHERE address = $1"};
-constexpr Statement kFindForUpdate{
-    "wallets_find_for_update",
-    "SELECT address, user_id, public_id FROM wallets WHERE address = $1 FOR NO KEY UPDATE"};
+#define NETGRAPH_WALLET_FIND "SELECT address, user_id, public_id, proven_at IS NOT NULL " \
+                             "FROM wallets WHERE address = $1"
+constexpr Statement kFind{"wallets_find", NETGRAPH_WALLET_FIND};
+constexpr Statement kFindForUpdate{"wallets_find_for_update",
+                                   NETGRAPH_WALLET_FIND " FOR NO KEY UPDATE"};
+constexpr Statement kFindForKeyShare{"wallets_find_for_key_share",
+                                     NETGRAPH_WALLET_FIND " FOR KEY SHARE"};
+constexpr Statement kFindForOwnerChange{"wallets_find_for_owner_change",
+                                        NETGRAPH_WALLET_FIND " FOR UPDATE"};
+#undef NETGRAPH_WALLET_FIND
 constexpr Statement kInsert{"wallets_insert",
                             "INSERT INTO wallets (address, user_id) VALUES ($1, $2) "
                             "ON CONFLICT (address) DO NOTHING"};
+constexpr Statement kMarkProven{
+    "wallets_mark_proven",
+    "UPDATE wallets SET proven_at = now() WHERE address = $1 AND user_id = $2"};
+constexpr Statement kTransfer{
+    "wallets_transfer",
+    "UPDATE wallets SET user_id = $3, proven_at = CASE WHEN $4::boolean THEN now() END "
+    "WHERE address = $1 AND user_id = $2"};
 constexpr Statement kOfUser{
     "wallets_of_user",
     "SELECT address FROM wallets WHERE user_id = $1 ORDER BY created_at, address"};
+
+const Statement& FindStatement(RowLock lock) {
+  switch (lock) {
+    case RowLock::kNone:
+      return kFind;
+    case RowLock::kForUpdate:
+      return kFindForUpdate;
+    case RowLock::kForKeyShare:
+      return kFindForKeyShare;
+    case RowLock::kForOwnerChange:
+      return kFindForOwnerChange;
+  }
+  return kFind;
+}
 
 }  // namespace
 
 Result<std::optional<WalletRow>> FindWallet(Connection& db, std::string_view address,
                                             RowLock lock) {
-  Result<Rows> rows =
-      db.Run(lock == RowLock::kForUpdate ? kFindForUpdate : kFind, {std::string(address)});
+  Result<Rows> rows = db.Run(FindStatement(lock), {std::string(address)});
   if (!rows.ok()) return rows.status();
   if (rows->empty()) return std::optional<WalletRow>();
-  return std::optional<WalletRow>(
-      WalletRow{std::string(rows->Text(0, 0)), rows->Int(0, 1), std::string(rows->Text(0, 2))});
+  return std::optional<WalletRow>(WalletRow{std::string(rows->Text(0, 0)), rows->Int(0, 1),
+                                            std::string(rows->Text(0, 2)), rows->Bool(0, 3)});
 }
 
 Result<WalletRow> RegisterWallet(Connection& db, std::string_view address, std::int64_t user_id) {
@@ -33,10 +58,25 @@ Result<WalletRow> RegisterWallet(Connection& db, std::string_view address, std::
   }
   // After ON CONFLICT DO NOTHING (which waited for any concurrent insert of the same address to
   // finish) the row is visible: ours or the winner's.
-  Result<std::optional<WalletRow>> wallet = FindWallet(db, address);
+  Result<std::optional<WalletRow>> wallet = FindWallet(db, address, RowLock::kForKeyShare);
   if (!wallet.ok()) return wallet.status();
   if (!wallet->has_value()) return Status::Error("wallets: registered wallet not found");
   return **wallet;
+}
+
+Result<bool> MarkWalletProven(Connection& db, std::string_view address, std::int64_t user_id) {
+  Result<Rows> rows = db.Run(kMarkProven, {std::string(address), std::to_string(user_id)});
+  if (!rows.ok()) return rows.status();
+  return rows->affected() == 1;
+}
+
+Result<bool> TransferWallet(Connection& db, std::string_view address, std::int64_t from_user_id,
+                            std::int64_t to_user_id, bool proven) {
+  Result<Rows> rows =
+      db.Run(kTransfer, {std::string(address), std::to_string(from_user_id),
+                         std::to_string(to_user_id), std::string(proven ? "true" : "false")});
+  if (!rows.ok()) return rows.status();
+  return rows->affected() == 1;
 }
 
 Result<std::vector<std::string>> UserWallets(Connection& db, std::int64_t user_id) {

@@ -74,6 +74,12 @@ TEST(Failures, StableTextsAreTheDesignsOwn) {
        "Confidential public key does not match the token account"},
       {Failure::kBalanceLimitExceeded, "Balance limit exceeded"},
       {Failure::kTooManyAttempts, "Too many attempts"},
+      {Failure::kWalletProvenByAnotherUser, "Wallet belongs to another user"},
+      {Failure::kTooManyWalletChallenges, "Too many attempts"},
+      {Failure::kNoWalletChallenge, "No wallet challenge"},
+      {Failure::kWalletChallengeExpired, "Wallet challenge expired"},
+      {Failure::kWalletChallengeUsed, "Wallet challenge already used"},
+      {Failure::kInvalidWalletSignature, "Invalid wallet signature"},
   };
   for (const auto& [failure, text] : expected) {
     EXPECT_EQ(FailureText(failure), text);

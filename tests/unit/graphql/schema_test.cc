@@ -82,8 +82,8 @@ TEST(SchemaTest, OrdersTypesAsGraphqlJsTypeMap) {
                           "GraphStatus", "Boolean", "NetworkGraph", "Node", "Link", "GraphMetadata",
                           "NetworkUpdate", "InvestmentData", "Float", "PortfolioResult",
                           "Portfolio", "User", "Voucher", "VoucherStatus", "Balances",
-                          "PortfolioSummary", "ClaimVoucherResult", "RedeemVoucherResult",
-                          "Redemption", "__Schema", "__Type", "__TypeKind", "__Field",
+                          "PortfolioSummary", "ClaimVoucherResult", "WalletChallenge",
+                          "VerifyWalletResult", "RedeemVoucherResult", "Redemption", "__Schema", "__Type", "__TypeKind", "__Field",
                           "__InputValue", "__EnumValue", "__Directive", "__DirectiveLocation"));
   for (std::uint32_t i = 0; i < schema->types().size(); ++i) {
     EXPECT_EQ(schema->types()[i]->index(), i);

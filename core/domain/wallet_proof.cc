@@ -1,0 +1,242 @@
+#include "core/domain/wallet_proof.h"
+
+#include <openssl/rand.h>
+
+#include <array>
+#include <span>
+
+#include "core/crypto/base58.h"
+#include "core/crypto/base64.h"
+#include "core/crypto/digest.h"
+#include "core/crypto/ed25519.h"
+#include "core/crypto/hex.h"
+#include "core/crypto/offchain_message.h"
+#include "core/crypto/solana_address.h"
+#include "core/domain/graph_change.h"
+#include "core/domain/graph_ids.h"
+#include "core/domain/wallet_address.h"
+#include "core/store/ledger.h"
+#include "core/store/users.h"
+#include "core/store/vouchers.h"
+#include "core/store/wallet_challenges.h"
+#include "core/store/wallets.h"
+
+namespace netgraph::domain {
+namespace {
+
+std::span<const std::uint8_t> BytesOf(std::string_view text) {
+  return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+}
+
+Result<std::string> RandomNonce() {
+  std::array<std::uint8_t, 16> random{};
+  if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1) {
+    return Status::Error("wallet challenge: the random generator failed");
+  }
+  return crypto::Base58Encode(random);
+}
+
+// Moves `wallet` from its current owner to `user_id`, undoing what the previous owner bound to
+// it: their open claims and the token account registered under their key. The caller holds the
+// wallet's kForOwnerChange lock.
+Result<ProvenWallet> TakeOver(store::Connection& db, const store::WalletRow& wallet,
+                              std::int64_t user_id, std::string_view user_public_id,
+                              bool proven) {
+  ProvenWallet result;
+  result.wallet_address = wallet.address;
+  result.took_over = true;
+  Result<std::vector<store::VoucherRow>> released =
+      store::ReleaseClaimedVouchers(db, wallet.user_id, wallet.address);
+  if (!released.ok()) return released.status();
+  result.released_vouchers = static_cast<std::int64_t>(released->size());
+  Result<std::optional<store::TokenAccountRow>> removed =
+      store::DeleteTokenAccount(db, wallet.address);
+  if (!removed.ok()) return removed.status();
+  result.removed_token_account = removed->has_value();
+  Result<bool> moved = store::TransferWallet(db, wallet.address, wallet.user_id, user_id, proven);
+  if (!moved.ok()) return moved.status();
+  if (!*moved) return Status::Error("wallet takeover: the locked wallet changed owner");
+
+  GraphChange change;
+  change.AddNode(InvestorNode(user_public_id));
+  change.AddNode(WalletNode(wallet.public_id, /*confidential=*/false));
+  change.AddLink(GraphLink{std::string(user_public_id), wallet.public_id, kOwnsLink});
+  if (Result<std::optional<std::int64_t>> written = change.Write(db); !written.ok()) {
+    return written.status();
+  }
+  return result;
+}
+
+// The proof itself, inside the caller's transaction.
+Outcome<ProvenWallet> AttemptProof(store::Connection& db, const User& user,
+                                   std::string_view wallet_address,
+                                   const crypto::Bytes64& signature) {
+  Result<std::optional<store::WalletChallengeRow>> challenge =
+      store::LatestWalletChallenge(db, user.id, wallet_address);
+  if (!challenge.ok()) return challenge.status();
+  if (!challenge->has_value()) return Failure::kNoWalletChallenge;
+  if ((*challenge)->used) return Failure::kWalletChallengeUsed;
+  if ((*challenge)->expired) return Failure::kWalletChallengeExpired;
+
+  Result<crypto::SolanaAddress> key = crypto::SolanaAddress::Parse(wallet_address);
+  if (!key.ok()) return Failure::kInvalidWalletAddress;
+  if (!crypto::VerifyOffchainMessage(key->bytes(), (*challenge)->message, signature)) {
+    return Failure::kInvalidWalletSignature;
+  }
+  Result<bool> used = store::MarkWalletChallengeUsed(db, (*challenge)->id);
+  if (!used.ok()) return used.status();
+  if (!*used) return Failure::kWalletChallengeUsed;
+
+  // Registering first makes the row exist, so one exclusive lock covers every case below.
+  if (Result<store::WalletRow> registered = store::RegisterWallet(db, wallet_address, user.id);
+      !registered.ok()) {
+    return registered.status();
+  }
+  Result<std::optional<store::WalletRow>> wallet =
+      store::FindWallet(db, wallet_address, store::RowLock::kForOwnerChange);
+  if (!wallet.ok()) return wallet.status();
+  if (!wallet->has_value()) return Status::Error("wallet proof: the registered wallet is missing");
+  const store::WalletRow& current = **wallet;
+  if (current.user_id == user.id) {
+    Result<bool> marked = store::MarkWalletProven(db, wallet_address, user.id);
+    if (!marked.ok()) return marked.status();
+    if (!*marked) return Status::Error("wallet proof: the locked wallet changed owner");
+    return ProvenWallet{std::string(wallet_address)};
+  }
+  if (current.proven) return Failure::kWalletProvenByAnotherUser;
+  Result<ProvenWallet> taken = TakeOver(db, current, user.id, user.public_id, /*proven=*/true);
+  if (!taken.ok()) return taken.status();
+  return std::move(*taken);
+}
+
+}  // namespace
+
+std::string WalletChallengeText(std::string_view wallet_address, std::string_view idp_did,
+                                std::string_view nonce, Timestamp expires_at) {
+  std::string text = "netgraph wallet proof\n";
+  text += "Sign this message to prove that you control this wallet. It costs nothing.\n";
+  text += "Wallet: ";
+  text += wallet_address;
+  text += "\nUser: ";
+  text += crypto::HexEncode(crypto::Sha256(BytesOf(idp_did)));
+  text += "\nNonce: ";
+  text += nonce;
+  text += "\nExpires: ";
+  text += FormatDateTime(expires_at);
+  return text;
+}
+
+std::optional<crypto::Bytes64> ParseWalletSignature(std::string_view text) {
+  crypto::Bytes64 signature{};
+  if (Result<crypto::Bytes64> base58 = crypto::ParseBase58Signature(text); base58.ok()) {
+    return *base58;
+  }
+  // Base64 of 64 bytes is 88 characters; nothing longer is worth decoding.
+  if (text.size() > 88) return std::nullopt;
+  Result<std::vector<std::uint8_t>> base64 = crypto::Base64Decode(text);
+  if (!base64.ok() || base64->size() != signature.size()) return std::nullopt;
+  std::copy(base64->begin(), base64->end(), signature.begin());
+  return signature;
+}
+
+Outcome<WalletChallenge> IssueWalletChallenge(store::Connection& db, const User& user,
+                                              std::string_view wallet_address) {
+  if (!IsValidWalletAddress(wallet_address)) return Failure::kInvalidWalletAddress;
+  std::optional<Outcome<WalletChallenge>> outcome;
+  Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
+    outcome.reset();
+    // One issue per user at a time, so the count of open challenges is exact.
+    if (Status s = store::LockUser(db, user.id); !s.ok()) return s;
+    Result<std::optional<store::WalletRow>> wallet = store::FindWallet(db, wallet_address);
+    if (!wallet.ok()) return wallet.status();
+    if (wallet->has_value() && (*wallet)->proven && (*wallet)->user_id != user.id) {
+      outcome = Failure::kWalletProvenByAnotherUser;
+      return Status::Ok();
+    }
+    if (Status s = store::PruneWalletChallenges(db, user.id, wallet_address); !s.ok()) return s;
+    Result<std::int64_t> open = store::CountOpenWalletChallenges(db, user.id);
+    if (!open.ok()) return open.status();
+    if (*open >= kMaxOpenWalletChallenges) {
+      outcome = Failure::kTooManyWalletChallenges;
+      return Status::Ok();
+    }
+    Result<std::int64_t> now = store::TransactionTime(db);
+    if (!now.ok()) return now.status();
+    // Whole milliseconds, as the text shows the instant, so the stored expiry is the one signed.
+    const std::int64_t expires_micros =
+        (*now / 1000) * 1000 +
+        std::chrono::duration_cast<std::chrono::microseconds>(kWalletChallengeLifetime).count();
+    Result<std::string> nonce = RandomNonce();
+    if (!nonce.ok()) return nonce.status();
+    WalletChallenge challenge;
+    challenge.wallet_address = std::string(wallet_address);
+    challenge.expires_at = FromEpochMicros(expires_micros);
+    challenge.message =
+        WalletChallengeText(wallet_address, user.idp_did, *nonce, challenge.expires_at);
+    Result<std::vector<std::uint8_t>> envelope =
+        crypto::SerializeOffchainMessage(challenge.message);
+    if (!envelope.ok()) return envelope.status();
+    challenge.signed_bytes = std::move(*envelope);
+    if (Status s = store::InsertWalletChallenge(db, user.id, wallet_address, challenge.message,
+                                                expires_micros);
+        !s.ok()) {
+      return s;
+    }
+    outcome = std::move(challenge);
+    return Status::Ok();
+  });
+  if (!committed.ok()) return committed;
+  return std::move(*outcome);
+}
+
+Outcome<ProvenWallet> VerifyWallet(store::Connection& db, const User& user,
+                                   std::string_view wallet_address, std::string_view signature) {
+  if (!IsValidWalletAddress(wallet_address)) return Failure::kInvalidWalletAddress;
+  const std::optional<crypto::Bytes64> parsed = ParseWalletSignature(signature);
+  if (!parsed) return Failure::kInvalidWalletSignature;
+  std::optional<Outcome<ProvenWallet>> outcome;
+  Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
+    outcome.reset();
+    if (Status s = db.ExecuteScript("SAVEPOINT wallet_proof"); !s.ok()) return s;
+    outcome = AttemptProof(db, user, wallet_address, *parsed);
+    if (const Status* error = outcome->error()) return *error;
+    // A refusal writes nothing: in particular the challenge stays usable after a bad signature.
+    if (outcome->failure()) return db.ExecuteScript("ROLLBACK TO SAVEPOINT wallet_proof");
+    return Status::Ok();
+  });
+  if (!committed.ok()) return committed;
+  return std::move(*outcome);
+}
+
+Result<ProvenWallet> ReassignWallet(store::Connection& db, std::string_view wallet_address,
+                                    std::string_view idp_did) {
+  if (!IsValidWalletAddress(wallet_address)) {
+    return Status::Error("not a wallet address: base58 of 32 bytes expected");
+  }
+  std::optional<ProvenWallet> result;
+  Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
+    result.reset();
+    Result<std::optional<store::UserRow>> user = store::FindUserByDid(db, idp_did);
+    if (!user.ok()) return user.status();
+    if (!user->has_value()) return Status::Error("no user has the idpDid " + std::string(idp_did));
+    Result<std::optional<store::WalletRow>> wallet =
+        store::FindWallet(db, wallet_address, store::RowLock::kForOwnerChange);
+    if (!wallet.ok()) return wallet.status();
+    if (!wallet->has_value()) {
+      return Status::Error("no wallet " + std::string(wallet_address) + " is registered");
+    }
+    if ((*wallet)->user_id == (*user)->id) {
+      result = ProvenWallet{std::string(wallet_address)};
+      return Status::Ok();
+    }
+    Result<ProvenWallet> taken =
+        TakeOver(db, **wallet, (*user)->id, (*user)->public_id, /*proven=*/false);
+    if (!taken.ok()) return taken.status();
+    result = std::move(*taken);
+    return Status::Ok();
+  });
+  if (!committed.ok()) return committed;
+  return std::move(*result);
+}
+
+}  // namespace netgraph::domain
