@@ -1,5 +1,5 @@
-// netgraphctl confidential ...: what a holder of a confidential balance does with the secret key the
-// service never sees: make a key pair, decrypt a balance or an amount.
+// netgraphctl confidential ...: what a holder of a confidential balance does with the secret key
+// the service never sees: make a key pair, decrypt a balance or an amount.
 #include <iostream>
 
 #include "cli/command.h"
@@ -24,7 +24,8 @@ int Decrypt(Arguments& arguments) {
   }
   Result<crypto::ElGamalCiphertext> parsed = crypto::ElGamalCiphertext::Parse(*ciphertext);
   if (!parsed.ok()) {
-    std::cerr << "netgraphctl confidential decrypt: ciphertext: " << parsed.status().message() << "\n";
+    std::cerr << "netgraphctl confidential decrypt: ciphertext: " << parsed.status().message()
+              << "\n";
     return kExitUsage;
   }
   Result<std::uint64_t> amount = crypto::ElGamalDecryptor(*key).Decrypt(*parsed);
@@ -52,10 +53,12 @@ int Keygen(Arguments& arguments) {
 std::vector<Command> ConfidentialCommands() {
   return {
       {"confidential decrypt", "--secret-key K --ciphertext C",
-       "decrypt a twisted-ElGamal ciphertext (base64) with a secret key (base64): prints base units",
+       "decrypt a twisted-ElGamal ciphertext (base64) with a secret key (base64): prints base "
+       "units",
        Decrypt},
       {"confidential keygen", "",
-       "make a twisted-ElGamal key pair (base64): the public key is what redeemVoucher takes", Keygen},
+       "make a twisted-ElGamal key pair (base64): the public key is what redeemVoucher takes",
+       Keygen},
   };
 }
 

@@ -46,7 +46,8 @@ int Migrate(Arguments& arguments) {
 }  // namespace
 
 std::vector<Command> MigrateCommands() {
-  return {{"migrate", "[--status]", "apply the database schema migrations (or show the version)", Migrate}};
+  return {{"migrate", "[--status]", "apply the database schema migrations (or show the version)",
+           Migrate}};
 }
 
 }  // namespace netgraph::cli

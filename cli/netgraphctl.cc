@@ -13,12 +13,12 @@ using netgraph::cli::Command;
 
 std::vector<Command> AllCommands() {
   std::vector<Command> all;
-  for (auto group : {netgraph::cli::MigrateCommands, netgraph::cli::SeedCommands,
-                     netgraph::cli::TokenCommands, netgraph::cli::VoucherCommands,
-                     netgraph::cli::AdminCommands, netgraph::cli::WalletCommands,
-                     netgraph::cli::GraphCommands, netgraph::cli::TreasuryCommands,
-                     netgraph::cli::ConfidentialCommands, netgraph::cli::ReceiptCommands,
-                     netgraph::cli::GraphQLCommands, netgraph::cli::GraphQLIntrospectCommands}) {
+  for (auto group :
+       {netgraph::cli::MigrateCommands, netgraph::cli::SeedCommands, netgraph::cli::TokenCommands,
+        netgraph::cli::VoucherCommands, netgraph::cli::AdminCommands, netgraph::cli::WalletCommands,
+        netgraph::cli::GraphCommands, netgraph::cli::TreasuryCommands,
+        netgraph::cli::ConfidentialCommands, netgraph::cli::ReceiptCommands,
+        netgraph::cli::GraphQLCommands, netgraph::cli::GraphQLIntrospectCommands}) {
     for (Command& c : group()) all.push_back(std::move(c));
   }
   return all;
@@ -29,7 +29,8 @@ void PrintHelp(std::ostream& out, const std::vector<Command>& commands) {
          "Configured by the same environment variables as the services (DATABASE_URL, REDIS_URL,\n"
          "NETGRAPH_*; see docs/operations.md).\n\ncommands:\n";
   for (const Command& c : commands) {
-    out << "  " << c.name << (c.usage.empty() ? "" : " " + c.usage) << "\n      " << c.summary << "\n";
+    out << "  " << c.name << (c.usage.empty() ? "" : " " + c.usage) << "\n      " << c.summary
+        << "\n";
   }
 }
 
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
     PrintHelp(std::cerr, commands);
     return netgraph::cli::kExitUsage;
   }
-  netgraph::cli::Arguments arguments(std::vector<std::string>(words.begin() + static_cast<long>(used), words.end()));
+  netgraph::cli::Arguments arguments(
+      std::vector<std::string>(words.begin() + static_cast<long>(used), words.end()));
   return chosen->run(arguments);
 }

@@ -30,15 +30,19 @@ Result<crypto::SolanaAddress> TreasuryKey(const std::optional<std::string>& pubk
 }
 
 // Where the receipt's text and the redemption row disagree.
-std::vector<std::string> Mismatches(const crypto::Receipt& receipt, const store::RedemptionRow& row) {
+std::vector<std::string> Mismatches(const crypto::Receipt& receipt,
+                                    const store::RedemptionRow& row) {
   std::vector<std::string> found;
-  auto check = [&found](const char* field, const std::string& in_receipt, const std::string& in_row) {
-    if (in_receipt != in_row) found.push_back(std::string(field) + " differs from the stored redemption");
+  auto check = [&found](const char* field, const std::string& in_receipt,
+                        const std::string& in_row) {
+    if (in_receipt != in_row)
+      found.push_back(std::string(field) + " differs from the stored redemption");
   };
   check("redemption_id", receipt.redemption_id, std::to_string(row.id));
   check("wallet", receipt.wallet.ToBase58(), row.wallet_address);
   check("token_account", receipt.token_account.ToBase58(), row.token_account);
-  check("confidential_public_key", receipt.confidential_public_key.ToBase64(), row.confidential_public_key);
+  check("confidential_public_key", receipt.confidential_public_key.ToBase64(),
+        row.confidential_public_key);
   check("amount", std::to_string(receipt.amount), std::to_string(row.amount));
   check("encrypted_amount", receipt.encrypted_amount.ToBase64(), row.encrypted_amount);
   check("encrypted_balance", receipt.encrypted_balance.ToBase64(), row.encrypted_balance);
@@ -62,7 +66,8 @@ int Verify(Arguments& arguments) {
   config::Environment env;
   Result<crypto::SolanaAddress> treasury = TreasuryKey(pubkey, env);
   if (!treasury.ok()) {
-    std::cerr << "netgraphctl receipt verify: treasury key: " << treasury.status().message() << "\n";
+    std::cerr << "netgraphctl receipt verify: treasury key: " << treasury.status().message()
+              << "\n";
     return kExitUsage;
   }
 
@@ -94,9 +99,9 @@ int Verify(Arguments& arguments) {
   }
 
   if (json) {
-    nlohmann::json out = {{"redemptionId", row.id},        {"receipt", row.receipt},
-                          {"signature", row.signature},    {"treasuryPublicKey", treasury->ToBase58()},
-                          {"valid", problems.empty()},     {"problems", problems}};
+    nlohmann::json out = {{"redemptionId", row.id},     {"receipt", row.receipt},
+                          {"signature", row.signature}, {"treasuryPublicKey", treasury->ToBase58()},
+                          {"valid", problems.empty()},  {"problems", problems}};
     std::cout << out.dump() << "\n";
   } else {
     std::cout << (problems.empty() ? "valid" : "INVALID") << ": redemption " << row.id

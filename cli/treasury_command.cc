@@ -1,4 +1,5 @@
-// netgraphctl treasury ...: the treasury key that signs redemption receipts (a Solana keypair file).
+// netgraphctl treasury ...: the treasury key that signs redemption receipts (a Solana keypair
+// file).
 #include <iostream>
 
 #include "cli/command.h"
@@ -19,7 +20,8 @@ int Pubkey(Arguments& arguments) {
   config::Environment env;
   const std::string file = path.value_or(env.String("NETGRAPH_TREASURY_KEYPAIR_FILE"));
   if (file.empty()) {
-    std::cerr << "netgraphctl treasury pubkey: set NETGRAPH_TREASURY_KEYPAIR_FILE or pass --keypair FILE\n";
+    std::cerr << "netgraphctl treasury pubkey: set NETGRAPH_TREASURY_KEYPAIR_FILE or pass "
+                 "--keypair FILE\n";
     return kExitUsage;
   }
   Result<crypto::Ed25519Keypair> keypair = crypto::ReadSolanaKeypairFile(file);
@@ -34,7 +36,8 @@ int Pubkey(Arguments& arguments) {
 int Keygen(Arguments& arguments) {
   std::optional<std::string> out = arguments.Option("out");
   if (Status s = arguments.Finish(); !s.ok() || !out) {
-    std::cerr << "netgraphctl treasury keygen: " << (out ? s.message() : "--out FILE is required") << "\n";
+    std::cerr << "netgraphctl treasury keygen: " << (out ? s.message() : "--out FILE is required")
+              << "\n";
     return kExitUsage;
   }
   Result<crypto::Ed25519Keypair> keypair = crypto::Ed25519Keypair::Generate();
@@ -54,7 +57,8 @@ std::vector<Command> TreasuryCommands() {
       {"treasury pubkey", "[--keypair FILE]",
        "print the treasury's public key (base58), which verifies receipts", Pubkey},
       {"treasury keygen", "--out FILE",
-       "write a new Solana keypair file (mode 0600; never overwrites) and print its public key", Keygen},
+       "write a new Solana keypair file (mode 0600; never overwrites) and print its public key",
+       Keygen},
   };
 }
 

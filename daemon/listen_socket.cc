@@ -20,7 +20,8 @@ std::string ErrnoText(const std::string& what) { return what + ": " + std::strer
 
 Result<int> OpenUnix(const std::string& path, int backlog, unsigned mode) {
   sockaddr_un address{};
-  if (path.size() >= sizeof(address.sun_path)) return Status::Error("socket path too long: " + path);
+  if (path.size() >= sizeof(address.sun_path))
+    return Status::Error("socket path too long: " + path);
   address.sun_family = AF_UNIX;
   std::memcpy(address.sun_path, path.c_str(), path.size());
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -85,7 +86,8 @@ Result<int> OpenListenSocket(const std::string& address, int backlog, unsigned u
 }
 
 BoundSocketFile::BoundSocketFile(const std::string& address) {
-  if (!address.empty() && address[0] == '/' && ::stat(address.c_str(), &bound_) == 0) path_ = address;
+  if (!address.empty() && address[0] == '/' && ::stat(address.c_str(), &bound_) == 0)
+    path_ = address;
 }
 
 void BoundSocketFile::Remove() const {

@@ -1,5 +1,5 @@
-// The listening socket a daemon serves on: handed over by systemd socket activation (LISTEN_FDS), or
-// opened here from an address: a unix socket path ("/run/netgraph/fcgi.sock") or "host:port".
+// The listening socket a daemon serves on: handed over by systemd socket activation (LISTEN_FDS),
+// or opened here from an address: a unix socket path ("/run/netgraph/fcgi.sock") or "host:port".
 #ifndef NETGRAPH_DAEMON_LISTEN_SOCKET_H_
 #define NETGRAPH_DAEMON_LISTEN_SOCKET_H_
 

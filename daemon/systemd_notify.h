@@ -1,5 +1,5 @@
-// The systemd notification protocol (sd_notify(3)) without libsystemd: a datagram to $NOTIFY_SOCKET.
-// Outside systemd (no NOTIFY_SOCKET) every call does nothing.
+// The systemd notification protocol (sd_notify(3)) without libsystemd: a datagram to
+// $NOTIFY_SOCKET. Outside systemd (no NOTIFY_SOCKET) every call does nothing.
 #ifndef NETGRAPH_DAEMON_SYSTEMD_NOTIFY_H_
 #define NETGRAPH_DAEMON_SYSTEMD_NOTIFY_H_
 

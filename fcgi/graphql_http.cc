@@ -73,7 +73,8 @@ std::string ErrorsBody(std::string_view message) {
 }
 
 std::string ContentType(ResponseMediaType type) {
-  return std::string(type == ResponseMediaType::kGraphQLResponseJson ? kGraphQLResponseJson : kJson) +
+  return std::string(type == ResponseMediaType::kGraphQLResponseJson ? kGraphQLResponseJson
+                                                                     : kJson) +
          "; charset=utf-8";
 }
 
@@ -109,7 +110,8 @@ std::optional<std::string> ReadParams(const nlohmann::json& body, GraphQLParams*
     if (!variables->is_object()) return "The \"variables\" parameter must be a JSON object";
     params->variables = *variables;
   }
-  if (auto extensions = body.find("extensions"); extensions != body.end() && !extensions->is_null()) {
+  if (auto extensions = body.find("extensions");
+      extensions != body.end() && !extensions->is_null()) {
     if (!extensions->is_object()) return "The \"extensions\" parameter must be a JSON object";
   }
   return std::nullopt;
@@ -203,9 +205,11 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
     response.SetHeader("Allow", "GET, POST");
     return response;
   }
-  std::optional<ResponseMediaType> media_type = NegotiateMediaType(request.has_accept, request.accept);
+  std::optional<ResponseMediaType> media_type =
+      NegotiateMediaType(request.has_accept, request.accept);
   if (!media_type) {
-    HttpResponse response = Refuse(406, "Accept application/graphql-response+json or application/json");
+    HttpResponse response =
+        Refuse(406, "Accept application/graphql-response+json or application/json");
     return response;
   }
 
@@ -228,7 +232,8 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
       return Refuse(415, "Unsupported charset: send UTF-8");
     }
     if (request.body.size() > options.max_body_bytes) {
-      return Refuse(413, "Request body exceeds " + std::to_string(options.max_body_bytes) + " bytes");
+      return Refuse(413,
+                    "Request body exceeds " + std::to_string(options.max_body_bytes) + " bytes");
     }
     api::ClientJson parsed = api::ParseClientJson(request.body, options.max_json_depth);
     if (parsed.problem == api::ClientJson::Problem::kTooDeep) {
@@ -260,8 +265,7 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
   graphql::ExecutionResult result = engine.Execute(*document, execute);
 
   HttpResponse response;
-  response.status =
-      result.has_data || *media_type == ResponseMediaType::kJson ? 200 : 400;
+  response.status = result.has_data || *media_type == ResponseMediaType::kJson ? 200 : 400;
   response.SetHeader("Content-Type", ContentType(*media_type));
   response.SetHeader("Cache-Control", "no-store");
   response.body = std::move(result.body);

@@ -1,6 +1,6 @@
-// GraphQL over HTTP (the GraphQL-over-HTTP spec as the graphql-http audit suite checks it): turns one
-// HTTP request to /graphql into an engine request and the engine's result into status, media type
-// and body.
+// GraphQL over HTTP (the GraphQL-over-HTTP spec as the graphql-http audit suite checks it): turns
+// one HTTP request to /graphql into an engine request and the engine's result into status, media
+// type and body.
 //
 // - POST with Content-Type application/json (UTF-8); GET with URL parameters, queries only: a
 //   mutation over GET is 405 with Allow: POST. Other methods: 405 with Allow: GET, POST.

@@ -1,5 +1,5 @@
-// The HTTP request and response as the FastCGI adapter hands them to the handlers: plain data, so the
-// handlers are testable without a web server.
+// The HTTP request and response as the FastCGI adapter hands them to the handlers: plain data, so
+// the handlers are testable without a web server.
 #ifndef NETGRAPH_FCGI_HTTP_H_
 #define NETGRAPH_FCGI_HTTP_H_
 
@@ -17,7 +17,7 @@ struct HttpRequest {
   std::string_view content_type;  // CONTENT_TYPE, empty when absent
   std::string_view accept;        // HTTP_ACCEPT, empty when absent
   bool has_accept = false;
-  std::string_view authorization; // HTTP_AUTHORIZATION
+  std::string_view authorization;  // HTTP_AUTHORIZATION
   std::string_view body;
 };
 

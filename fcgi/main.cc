@@ -19,7 +19,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: netgraph-fcgi\n"
-    "Serves GraphQL over FastCGI with a pre-forked worker pool. Configured by environment variables;\n"
+    "Serves GraphQL over FastCGI with a pre-forked worker pool. Configured by environment "
+    "variables;\n"
     "see docs/operations.md. Signals: TERM stops gracefully, HUP replaces workers one by one.\n";
 
 }  // namespace
@@ -33,7 +34,8 @@ int main(int argc, char** argv) {
   const long cores = ::sysconf(_SC_NPROCESSORS_ONLN);
   fcgi::PreforkOptions prefork;
   const int workers = static_cast<int>(env.Int("NETGRAPH_WORKERS", cores > 0 ? cores : 2, 1, 1024));
-  prefork.shutdown_timeout = std::chrono::seconds(env.Int("NETGRAPH_SHUTDOWN_TIMEOUT", 30, 0, 3600));
+  prefork.shutdown_timeout =
+      std::chrono::seconds(env.Int("NETGRAPH_SHUTDOWN_TIMEOUT", 30, 0, 3600));
   fcgi::WorkerOptions worker;
   worker.max_requests = env.Int("NETGRAPH_MAX_REQUESTS", 0, 0, 1L << 40);
   worker.http.max_body_bytes =

@@ -58,7 +58,8 @@ void ResetInChild(pid_t master) {
 
 std::string DescribeExit(int status) {
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return std::string("was killed by signal ") + ::strsignal(WTERMSIG(status));
+  if (WIFSIGNALED(status))
+    return std::string("was killed by signal ") + ::strsignal(WTERMSIG(status));
   return "stopped";
 }
 
@@ -100,7 +101,8 @@ void PreforkMaster::Reap() {
       log::Info("retired pid " + std::to_string(pid) + " " + DescribeExit(status));
       continue;
     }
-    auto slot = std::find_if(slots_.begin(), slots_.end(), [pid](const Slot& s) { return s.pid == pid; });
+    auto slot =
+        std::find_if(slots_.begin(), slots_.end(), [pid](const Slot& s) { return s.pid == pid; });
     if (slot == slots_.end()) continue;
     slot->pid = 0;
     if (stopping_) continue;
@@ -191,9 +193,15 @@ int PreforkMaster::Run() {
       while ((n = ::read(g_signal_pipe[0], signals, sizeof(signals))) > 0) {
         for (ssize_t i = 0; i < n; ++i) {
           switch (signals[i]) {
-            case SIGCHLD: Reap(); break;
-            case SIGHUP: BeginReload(); break;
-            default: BeginStop(); break;
+            case SIGCHLD:
+              Reap();
+              break;
+            case SIGHUP:
+              BeginReload();
+              break;
+            default:
+              BeginStop();
+              break;
           }
         }
       }

@@ -1,12 +1,14 @@
-// The pre-forking master of the FastCGI pool, after php-fpm's process manager: it forks N workers that
-// all accept on one inherited listening socket, and supervises them together with any other child
-// processes the pool needs (the outbox relay), each kind a "role" with its own count.
+// The pre-forking master of the FastCGI pool, after php-fpm's process manager: it forks N workers
+// that all accept on one inherited listening socket, and supervises them together with any other
+// child processes the pool needs (the outbox relay), each kind a "role" with its own count.
 //
 // - A worker that dies is replaced; one that dies within a second of starting is replaced after a
 //   growing delay (up to 5 s), so a crash loop does not spin.
-// - SIGTERM, SIGINT or SIGQUIT: graceful stop. Workers get SIGTERM, finish their current request and
+// - SIGTERM, SIGINT or SIGQUIT: graceful stop. Workers get SIGTERM, finish their current request
+// and
 //   exit; after the shutdown timeout the rest get SIGKILL. Run() returns once every worker is gone.
-// - SIGHUP: rolling restart. Workers are replaced one at a time: a new worker starts before the old one
+// - SIGHUP: rolling restart. Workers are replaced one at a time: a new worker starts before the old
+// one
 //   is asked to stop, so the pool never shrinks.
 // Signals only write a byte to a self-pipe; all work happens in Run()'s loop.
 #ifndef NETGRAPH_FCGI_PREFORK_MASTER_H_
@@ -63,8 +65,8 @@ class PreforkMaster {
   PreforkOptions options_;
   std::vector<ChildRole> roles_;
   std::vector<Slot> slots_;
-  std::map<pid_t, int> retiring_;    // old workers asked to stop during a reload -> their slot
-  std::vector<int> reload_queue_;    // slots still to replace in the current reload
+  std::map<pid_t, int> retiring_;  // old workers asked to stop during a reload -> their slot
+  std::vector<int> reload_queue_;  // slots still to replace in the current reload
   bool stopping_ = false;
   bool killed_ = false;
   Clock::time_point stop_deadline_;

@@ -30,7 +30,8 @@ HttpResponse Health(const HttpRequest& request, api::Service& service) {
 
 }  // namespace
 
-HttpResponse Route(const HttpRequest& request, api::Service& service, const GraphQLHttpOptions& options) {
+HttpResponse Route(const HttpRequest& request, api::Service& service,
+                   const GraphQLHttpOptions& options) {
   if (request.path == "/graphql") return HandleGraphQL(request, service, options);
   if (request.path == "/health") return Health(request, service);
   return Json(404, R"({"error":"not found: the GraphQL endpoint is /graphql"})");

@@ -1,5 +1,5 @@
-// What the FastCGI pool answers, by path: /graphql (GraphQL over HTTP), /health (200 while PostgreSQL
-// answers, else 503), anything else 404. Pure request-to-response, no FastCGI.
+// What the FastCGI pool answers, by path: /graphql (GraphQL over HTTP), /health (200 while
+// PostgreSQL answers, else 503), anything else 404. Pure request-to-response, no FastCGI.
 #ifndef NETGRAPH_FCGI_ROUTES_H_
 #define NETGRAPH_FCGI_ROUTES_H_
 
@@ -9,7 +9,8 @@
 
 namespace netgraph::fcgi {
 
-HttpResponse Route(const HttpRequest& request, api::Service& service, const GraphQLHttpOptions& options);
+HttpResponse Route(const HttpRequest& request, api::Service& service,
+                   const GraphQLHttpOptions& options);
 
 }  // namespace netgraph::fcgi
 

@@ -19,9 +19,9 @@ volatile std::sig_atomic_t g_stop = 0;
 int g_listen_fd = -1;
 int g_unlistening_fd = -1;
 
-// php-fpm's trick: put a socket that is not listening where the listening socket was, so an accept()
-// blocked in libfcgi (restarted after this handler, SA_RESTART) fails at once and the loop ends, while
-// a request in progress completes.
+// php-fpm's trick: put a socket that is not listening where the listening socket was, so an
+// accept() blocked in libfcgi (restarted after this handler, SA_RESTART) fails at once and the loop
+// ends, while a request in progress completes.
 void OnStop(int) {
   g_stop = 1;
   ::dup2(g_unlistening_fd, g_listen_fd);
@@ -48,7 +48,8 @@ std::string_view Param(const FCGX_Request& request, const char* name) {
 void Write(FCGX_Request& request, const HttpResponse& response) {
   std::string head = "Status: " + std::to_string(response.status) + " ";
   head.append(ReasonPhrase(response.status)).append("\r\n");
-  for (const auto& [name, value] : response.headers) head.append(name).append(": ").append(value).append("\r\n");
+  for (const auto& [name, value] : response.headers)
+    head.append(name).append(": ").append(value).append("\r\n");
   head.append("\r\n");
   FCGX_PutStr(head.data(), static_cast<int>(head.size()), request.out);
   FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), request.out);
@@ -58,7 +59,8 @@ HttpResponse TooLarge(std::size_t limit) {
   HttpResponse response;
   response.status = 413;
   response.SetHeader("Content-Type", "application/json; charset=utf-8");
-  response.body = R"({"errors":[{"message":"Request body exceeds )" + std::to_string(limit) + R"( bytes"}]})";
+  response.body =
+      R"({"errors":[{"message":"Request body exceeds )" + std::to_string(limit) + R"( bytes"}]})";
   return response;
 }
 
@@ -75,7 +77,8 @@ void Serve(FCGX_Request& request, api::Service& service, const GraphQLHttpOption
 
   std::string length_text(Param(request, "CONTENT_LENGTH"));
   char* end = nullptr;
-  unsigned long long length = length_text.empty() ? 0 : std::strtoull(length_text.c_str(), &end, 10);
+  unsigned long long length =
+      length_text.empty() ? 0 : std::strtoull(length_text.c_str(), &end, 10);
   if (!length_text.empty() && *end != '\0') length = options.max_body_bytes + 1;
   if (length > options.max_body_bytes) {
     Write(request, TooLarge(options.max_body_bytes));

@@ -1,6 +1,6 @@
-// A FastCGI worker: one process serving one request at a time from the shared listening socket until
-// it is asked to stop (SIGTERM, SIGINT, SIGQUIT: the current request finishes first) or has served
-// `max_requests` (then it exits and the master starts a fresh one).
+// A FastCGI worker: one process serving one request at a time from the shared listening socket
+// until it is asked to stop (SIGTERM, SIGINT, SIGQUIT: the current request finishes first) or has
+// served `max_requests` (then it exits and the master starts a fresh one).
 #ifndef NETGRAPH_FCGI_WORKER_H_
 #define NETGRAPH_FCGI_WORKER_H_
 

@@ -52,8 +52,7 @@ class Connection final : public Peer, public Backend {
   Session* session() const { return session_.get(); }
   // Whether the connection has been without a token and without a subscription or operation for
   // at least `timeout` by `now` (a connection that is not idle restarts its clock here).
-  bool IdleAnonymous(std::chrono::steady_clock::time_point now,
-                     std::chrono::milliseconds timeout);
+  bool IdleAnonymous(std::chrono::steady_clock::time_point now, std::chrono::milliseconds timeout);
 
   // Peer
   void Send(OutgoingMessage message) override;

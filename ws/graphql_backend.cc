@@ -114,9 +114,8 @@ graphql::ExecutionResult GraphqlBackend::ExecuteEvent(const graphql::Subscriptio
 
 void GraphqlBackend::OnPublished(std::string_view channel, std::string_view message) {
   Result<std::string_view> payload = service_.updates().Open(channel, message);
-  Result<PublishedUpdate> update =
-      payload.ok() ? ParseUpdate(*payload, max_update_bytes_)
-                   : Result<PublishedUpdate>(payload.status());
+  Result<PublishedUpdate> update = payload.ok() ? ParseUpdate(*payload, max_update_bytes_)
+                                                : Result<PublishedUpdate>(payload.status());
   if (!update.ok()) {
     if (std::optional<std::string> line = refusals_.Refused(
             "on channel " + std::string(channel) + ": " + update.status().message(),

@@ -71,9 +71,8 @@ bool IsIpAddress(std::string_view text) {
 
 std::string ClientAddress(std::string_view peer, std::string_view forwarded_for,
                           const std::vector<std::string>& trusted_proxies) {
-  const bool trusted =
-      peer.empty() || std::find(trusted_proxies.begin(), trusted_proxies.end(), peer) !=
-                          trusted_proxies.end();
+  const bool trusted = peer.empty() || std::find(trusted_proxies.begin(), trusted_proxies.end(),
+                                                 peer) != trusted_proxies.end();
   std::vector<Token> hops = Tokens(forwarded_for);
   if (trusted && !hops.empty()) {
     std::string_view last = forwarded_for.substr(hops.back().begin, hops.back().length);

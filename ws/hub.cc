@@ -133,14 +133,16 @@ Status Hub::Admit(const SubscriptionKey& key, const graphql::PreparedDocument* d
         " of parsed documents (NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_ADDRESS)");
   }
   if (new_document && documents_.size() >= limits_.documents) {
-    return Status::Error("Subscription refused: the server runs as many distinct subscription "
-                         "documents as it may (" + std::to_string(limits_.documents) +
-                         ", NETGRAPH_WS_MAX_DOCUMENTS); try again later");
+    return Status::Error(
+        "Subscription refused: the server runs as many distinct subscription "
+        "documents as it may (" +
+        std::to_string(limits_.documents) + ", NETGRAPH_WS_MAX_DOCUMENTS); try again later");
   }
   if (held_bytes_ + new_bytes > limits_.process) {
-    return Status::Error("Subscription refused: the server's subscriptions hold as much memory as "
-                         "they may (" + Mebibytes(limits_.process) +
-                         ", NETGRAPH_WS_MAX_DOCUMENT_BYTES); try again later");
+    return Status::Error(
+        "Subscription refused: the server's subscriptions hold as much memory as "
+        "they may (" +
+        Mebibytes(limits_.process) + ", NETGRAPH_WS_MAX_DOCUMENT_BYTES); try again later");
   }
   return Status::Ok();
 }

@@ -52,9 +52,7 @@ OutgoingMessage OperationMessage(std::string_view type, const std::string& id,
   return message;
 }
 
-nlohmann::json ParseIncoming(std::string_view text) {
-  return api::ParseClientJson(text).value;
-}
+nlohmann::json ParseIncoming(std::string_view text) { return api::ParseClientJson(text).value; }
 
 const nlohmann::json* JsonMember(const nlohmann::json& object, const char* name) {
   auto it = object.find(name);

@@ -38,7 +38,7 @@ struct Options {
   std::string listen = "/run/netgraph/ws.sock";  // unix socket path or host:port
   int listen_backlog = 1024;
   std::size_t max_connections = 10000;
-  std::size_t max_operations = 100;            // running subscriptions per connection
+  std::size_t max_operations = 100;  // running subscriptions per connection
   // The operation rate of one connection (a token bucket, see TokenBucket in ws/session.h):
   // subscribe/start messages a second, and how many may come at once.
   std::size_t operations_per_second = 20;

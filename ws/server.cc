@@ -88,8 +88,7 @@ lws_protocols Protocol(const char* name, unsigned id) {
 
 }  // namespace
 
-Server::Server(uv_loop_t* loop, const Options& options, Backend& backend,
-               ClientDirectory& clients)
+Server::Server(uv_loop_t* loop, const Options& options, Backend& backend, ClientDirectory& clients)
     : loop_(loop), options_(options), backend_(backend), clients_(clients) {
   protocols_[kHttpId] = Protocol("netgraph-http", kHttpId);
   protocols_[kTransportWsId] = Protocol(kTransportWsProtocol.data(), kTransportWsId);
@@ -150,8 +149,9 @@ Status Server::Start(int listen_fd) {
   // A quarter of the timeout between sweeps: an idle connection goes within 1.25 timeouts.
   const auto sweep = static_cast<uint64_t>(options_.idle_anonymous_timeout.count() / 4);
   uv_timer_start(
-      idle_timer_, [](uv_timer_t* timer) { static_cast<Server*>(timer->data)->CloseIdleAnonymous(); },
-      sweep, sweep);
+      idle_timer_,
+      [](uv_timer_t* timer) { static_cast<Server*>(timer->data)->CloseIdleAnonymous(); }, sweep,
+      sweep);
   return Status::Ok();
 }
 
@@ -253,8 +253,8 @@ int Server::OnConfirmUpgrade(lws* wsi) {
 void Server::OnEstablished(lws* wsi, void* user) {
   // X-Forwarded-For, not X-Real-IP: Debian's libwebsockets 4.1 keeps no header it does not know
   // (lws_hdr_custom_* find nothing), and nginx appends the same $remote_addr to this one.
-  std::string address = ClientAddress(
-      SocketPeer(wsi), Header(wsi, WSI_TOKEN_X_FORWARDED_FOR), options_.trusted_proxies);
+  std::string address = ClientAddress(SocketPeer(wsi), Header(wsi, WSI_TOKEN_X_FORWARDED_FOR),
+                                      options_.trusted_proxies);
   auto* connection = new Connection(wsi, options_, backend_, write_buffer_, address);
   static_cast<PerSession*>(user)->connection = connection;
   connections_.insert(connection);

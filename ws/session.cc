@@ -114,9 +114,9 @@ bool Session::CloseIfExpired() {
 void Session::ArmTimer(std::optional<std::chrono::milliseconds> delay) {
   if (expires_at_) {
     // Rounded up: a timer that fires before the expiry would only be set again.
-    std::chrono::milliseconds until_expiry = std::max(
-        std::chrono::milliseconds(0),
-        std::chrono::ceil<std::chrono::milliseconds>(*expires_at_ - backend_.Now()));
+    std::chrono::milliseconds until_expiry =
+        std::max(std::chrono::milliseconds(0),
+                 std::chrono::ceil<std::chrono::milliseconds>(*expires_at_ - backend_.Now()));
     delay = delay ? std::min(*delay, until_expiry) : until_expiry;
   }
   if (delay) peer_.SetTimer(std::min(*delay, kLongestTimer));

@@ -1,6 +1,7 @@
-// JSON from a client (an HTTP body or GET parameter, a WebSocket message), parsed without exceptions
-// and without deep recursion: text that nests deeper than `max_depth` is refused before parsing, so no
-// later recursive walk over the value (conversion, coercion, printing) can exhaust the stack.
+// JSON from a client (an HTTP body or GET parameter, a WebSocket message), parsed without
+// exceptions and without deep recursion: text that nests deeper than `max_depth` is refused before
+// parsing, so no later recursive walk over the value (conversion, coercion, printing) can exhaust
+// the stack.
 #ifndef NETGRAPH_CORE_API_CLIENT_JSON_H_
 #define NETGRAPH_CORE_API_CLIENT_JSON_H_
 

@@ -262,8 +262,8 @@ ResolverResult RedeemVoucher(const ResolveInfo& info) {
   });
 }
 
-constexpr std::initializer_list<const char*> kWalletChallengeFields = {
-    "walletAddress", "challenge", "signedBytes", "expiresAt"};
+constexpr std::initializer_list<const char*> kWalletChallengeFields = {"walletAddress", "challenge",
+                                                                       "signedBytes", "expiresAt"};
 
 ResolverResult WalletChallenge(const ResolveInfo& info) {
   domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();

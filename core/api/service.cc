@@ -7,8 +7,8 @@
 
 #include "core/api/resolvers.h"
 #include "core/auth/authorization_header.h"
-#include "core/log.h"
 #include "core/embedded_file.h"
+#include "core/log.h"
 
 namespace netgraph::api {
 
@@ -31,8 +31,8 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
       store::RedisAddress::Parse(env.String("REDIS_URL", "redis://127.0.0.1:6379"));
   graphql::Limits& limits = config.engine.limits;
   limits.max_document_bytes = static_cast<std::size_t>(
-      env.Int("NETGRAPH_MAX_DOCUMENT_BYTES", static_cast<std::int64_t>(limits.max_document_bytes), 64,
-              16 * 1024 * 1024));
+      env.Int("NETGRAPH_MAX_DOCUMENT_BYTES", static_cast<std::int64_t>(limits.max_document_bytes),
+              64, 16 * 1024 * 1024));
   limits.max_tokens = static_cast<std::size_t>(
       env.Int("NETGRAPH_MAX_TOKENS", static_cast<std::int64_t>(limits.max_tokens), 10, 1000000));
   limits.max_depth = static_cast<std::size_t>(
@@ -43,8 +43,8 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
       env.Int("NETGRAPH_MAX_INTROSPECTION_DEPTH",
               static_cast<std::int64_t>(limits.max_introspection_depth), 1, 100));
   config.engine.document_cache_capacity = static_cast<std::size_t>(
-      env.Int("NETGRAPH_DOCUMENT_CACHE", static_cast<std::int64_t>(config.engine.document_cache_capacity),
-              0, 1000000));
+      env.Int("NETGRAPH_DOCUMENT_CACHE",
+              static_cast<std::int64_t>(config.engine.document_cache_capacity), 0, 1000000));
   config.engine.document_cache_bytes = static_cast<std::size_t>(
       env.Int("NETGRAPH_DOCUMENT_CACHE_BYTES",
               static_cast<std::int64_t>(config.engine.document_cache_bytes), 0,
@@ -101,8 +101,8 @@ Result<std::unique_ptr<Service>> Service::Create(const ServiceConfig& config) {
   } else {
     log::Warn("NETGRAPH_TREASURY_KEYPAIR_FILE or NETGRAPH_MINT_ADDRESS is unset: redemptions fail");
   }
-  return std::unique_ptr<Service>(new Service(config, std::move(engine),
-                                              std::move(verifier.value()), std::move(ledger)));
+  return std::unique_ptr<Service>(
+      new Service(config, std::move(engine), std::move(verifier.value()), std::move(ledger)));
 }
 
 std::unique_ptr<RequestScope> Service::NewRequest(std::string_view authorization) {
@@ -110,9 +110,9 @@ std::unique_ptr<RequestScope> Service::NewRequest(std::string_view authorization
     return std::make_unique<RequestScope>(*this, Credentials::kNone, std::nullopt);
   }
   Result<std::string_view> token = auth::BearerToken(authorization);
-  Result<auth::Identity> identity =
-      token.ok() ? verifier_.Verify(*token, std::chrono::system_clock::now())
-                 : Result<auth::Identity>(token.status());
+  Result<auth::Identity> identity = token.ok()
+                                        ? verifier_.Verify(*token, std::chrono::system_clock::now())
+                                        : Result<auth::Identity>(token.status());
   if (!identity.ok()) {
     // The caller only ever learns "Authentication required"; the reason is for the operator.
     rejections_.Record(identity.status().message());
@@ -157,9 +157,10 @@ std::string Health::ToJson() const {
   nlohmann::json database = {{"connected", database_connected}};
   if (database_connected) database["version"] = database_version;
   nlohmann::json redis = {{"connected", redis_connected}};
-  nlohmann::json body = {{"status", serving() ? (redis_connected ? "ok" : "degraded") : "unavailable"},
-                         {"postgres", database},
-                         {"redis", redis}};
+  nlohmann::json body = {
+      {"status", serving() ? (redis_connected ? "ok" : "degraded") : "unavailable"},
+      {"postgres", database},
+      {"redis", redis}};
   return body.dump();
 }
 

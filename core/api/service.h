@@ -2,8 +2,8 @@
 // service schema (core/api/schema.graphql) and its resolvers bound, plus the per-process resources
 // resolvers reach through a request's context: the PostgreSQL connection and the Redis client.
 //
-// One Service per process. Create it before forking workers: it opens no connection until first use,
-// so every forked worker opens its own.
+// One Service per process. Create it before forking workers: it opens no connection until first
+// use, so every forked worker opens its own.
 #ifndef NETGRAPH_CORE_API_SERVICE_H_
 #define NETGRAPH_CORE_API_SERVICE_H_
 
@@ -33,14 +33,14 @@
 namespace netgraph::api {
 
 struct ServiceConfig {
-  std::string database_url;  // DATABASE_URL
+  std::string database_url;           // DATABASE_URL
   store::ConnectionOptions database;  // NETGRAPH_DB_*
-  store::RedisAddress redis;  // REDIS_URL
+  store::RedisAddress redis;          // REDIS_URL
   graphql::EngineOptions engine;
   auth::AuthConfig auth;
-  domain::ClaimPolicy claims;    // NETGRAPH_CLAIM_*
-  domain::LedgerConfig ledger;   // NETGRAPH_TREASURY_KEYPAIR_FILE, NETGRAPH_MINT_ADDRESS
-  domain::RelayOptions relay;    // NETGRAPH_RELAY_*, NETGRAPH_OUTBOX_RETENTION_SECONDS
+  domain::ClaimPolicy claims;           // NETGRAPH_CLAIM_*
+  domain::LedgerConfig ledger;          // NETGRAPH_TREASURY_KEYPAIR_FILE, NETGRAPH_MINT_ADDRESS
+  domain::RelayOptions relay;           // NETGRAPH_RELAY_*, NETGRAPH_OUTBOX_RETENTION_SECONDS
   domain::UpdateAuthenticator updates;  // NETGRAPH_UPDATE_SIGNING_KEY_FILE
 
   static Result<ServiceConfig> FromEnvironment(config::Environment& env);

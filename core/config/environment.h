@@ -1,6 +1,7 @@
-// Reads the service's configuration from environment variables (NETGRAPH_*, DATABASE_URL, REDIS_URL).
-// Each concern declares its own settings struct and loads it through an Environment; a bad value is
-// recorded, not thrown, so a process can report every configuration mistake at once and exit.
+// Reads the service's configuration from environment variables (NETGRAPH_*, DATABASE_URL,
+// REDIS_URL). Each concern declares its own settings struct and loads it through an Environment; a
+// bad value is recorded, not thrown, so a process can report every configuration mistake at once
+// and exit.
 #ifndef NETGRAPH_CORE_CONFIG_ENVIRONMENT_H_
 #define NETGRAPH_CORE_CONFIG_ENVIRONMENT_H_
 
@@ -25,8 +26,10 @@ class Environment {
 
   // The variable's value, or `fallback` when it is unset or empty.
   std::string String(const std::string& name, const std::string& fallback = {});
-  // An integer in [min, max]; a malformed or out-of-range value is recorded and `fallback` returned.
-  std::int64_t Int(const std::string& name, std::int64_t fallback, std::int64_t min, std::int64_t max);
+  // An integer in [min, max]; a malformed or out-of-range value is recorded and `fallback`
+  // returned.
+  std::int64_t Int(const std::string& name, std::int64_t fallback, std::int64_t min,
+                   std::int64_t max);
   // true/false, 1/0, yes/no, on/off.
   bool Bool(const std::string& name, bool fallback);
 

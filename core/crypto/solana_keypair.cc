@@ -63,8 +63,7 @@ Status ParseKeypairNumbers(std::string_view json, Bytes32& seed, Bytes32& public
 Status CheckPrivateFile(int fd, const std::filesystem::path& path) {
   struct stat info {};
   if (::fstat(fd, &info) != 0) {
-    return Status::Error("cannot stat keypair file " + path.string() + ": " +
-                         std::strerror(errno));
+    return Status::Error("cannot stat keypair file " + path.string() + ": " + std::strerror(errno));
   }
   if (info.st_uid != ::geteuid()) {
     return Status::Error("keypair file " + path.string() + " is owned by uid " +
@@ -108,8 +107,7 @@ Result<Ed25519Keypair> ReadSolanaKeypairFile(const std::filesystem::path& path) 
   // The checks and the read use one descriptor, so the file checked is the file read.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    return Status::Error("cannot open keypair file " + path.string() + ": " +
-                         std::strerror(errno));
+    return Status::Error("cannot open keypair file " + path.string() + ": " + std::strerror(errno));
   }
   Status usable = CheckPrivateFile(fd, path);
   // One fixed buffer, never reallocated, and no stream buffer in between, so no unwiped copy of

@@ -47,7 +47,8 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
         if (!pending.ok()) return pending.status();
         std::int64_t last_published = 0;
         for (const store::OutboxRow& row : *pending) {
-          Result<std::int64_t> sent = redis_.Publish(row.channel, updates_.Seal(row.channel, row.payload));
+          Result<std::int64_t> sent =
+              redis_.Publish(row.channel, updates_.Seal(row.channel, row.payload));
           if (!sent.ok()) {
             pass.redis = sent.status();
             break;

@@ -16,9 +16,9 @@
 #include <cstdint>
 
 #include "core/config/environment.h"
+#include "core/domain/update_message.h"
 #include "core/status.h"
 #include "core/store/connection.h"
-#include "core/domain/update_message.h"
 #include "core/store/redis.h"
 
 namespace netgraph::domain {
@@ -36,8 +36,8 @@ struct RelayOptions {
 class OutboxRelay {
  public:
   // Each message is sealed by `updates` (signed unless signing is off) before it is published.
-  OutboxRelay(store::Connection& db, store::RedisClient& redis,
-              const UpdateAuthenticator& updates, RelayOptions options)
+  OutboxRelay(store::Connection& db, store::RedisClient& redis, const UpdateAuthenticator& updates,
+              RelayOptions options)
       : db_(db), redis_(redis), updates_(updates), options_(options) {}
 
   struct Pass {

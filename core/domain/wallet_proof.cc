@@ -40,8 +40,7 @@ Result<std::string> RandomNonce() {
 // it: their open claims and the token account registered under their key. The caller holds the
 // wallet's kForOwnerChange lock.
 Result<ProvenWallet> TakeOver(store::Connection& db, const store::WalletRow& wallet,
-                              std::int64_t user_id, std::string_view user_public_id,
-                              bool proven) {
+                              std::int64_t user_id, std::string_view user_public_id, bool proven) {
   ProvenWallet result;
   result.wallet_address = wallet.address;
   result.took_over = true;

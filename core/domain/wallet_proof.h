@@ -82,10 +82,10 @@ struct ProvenWallet {
 Outcome<ProvenWallet> VerifyWallet(store::Connection& db, const User& user,
                                    std::string_view wallet_address, std::string_view signature);
 
-// Operators (`netgraphctl wallets reassign`): binds the wallet to the existing user with this idpDid,
-// with the takeover's effects on the previous owner, proven or not. The wallet is left unproven, so
-// whoever holds its key can still prove it. Fails for an invalid or unregistered address and for
-// an unknown user.
+// Operators (`netgraphctl wallets reassign`): binds the wallet to the existing user with this
+// idpDid, with the takeover's effects on the previous owner, proven or not. The wallet is left
+// unproven, so whoever holds its key can still prove it. Fails for an invalid or unregistered
+// address and for an unknown user.
 Result<ProvenWallet> ReassignWallet(store::Connection& db, std::string_view wallet_address,
                                     std::string_view idp_did);
 

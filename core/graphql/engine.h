@@ -1,14 +1,16 @@
-// The GraphQL engine's public entry point: a schema loaded from SDL, resolvers bound to `Type.field`,
-// and the three request steps of the spec: prepare (parse + validate, cached per process), execute,
-// and, for subscriptions, create a source stream and map each event to a response.
+// The GraphQL engine's public entry point: a schema loaded from SDL, resolvers bound to
+// `Type.field`, and the three request steps of the spec: prepare (parse + validate, cached per
+// process), execute, and, for subscriptions, create a source stream and map each event to a
+// response.
 //
 // The engine knows nothing of HTTP or WebSockets. A caller turns an ExecutionResult into its own
-// transport: `has_data` tells a request error (no `data` key: parse, validation, operation selection
-// or variable coercion failed) from an executed operation (a `data` key, possibly null, with field
-// errors beside it).
+// transport: `has_data` tells a request error (no `data` key: parse, validation, operation
+// selection or variable coercion failed) from an executed operation (a `data` key, possibly null,
+// with field errors beside it).
 //
-// Thread-safety: Create and Bind* happen before any request. After that, Prepare, Execute, Subscribe
-// and ExecuteEvent may be called from one thread at a time per Engine (each process owns its engine).
+// Thread-safety: Create and Bind* happen before any request. After that, Prepare, Execute,
+// Subscribe and ExecuteEvent may be called from one thread at a time per Engine (each process owns
+// its engine).
 #ifndef NETGRAPH_CORE_GRAPHQL_ENGINE_H_
 #define NETGRAPH_CORE_GRAPHQL_ENGINE_H_
 
@@ -51,7 +53,8 @@ class RequestContext {
 };
 
 // What a resolver returns: a value, or a field error. A field error nulls the field (and, for a
-// non-null field, its nearest nullable ancestor) and is reported with the field's path and location.
+// non-null field, its nearest nullable ancestor) and is reported with the field's path and
+// location.
 class ResolverResult {
  public:
   ResolverResult(Value value) : value_(std::move(value)) {}  // NOLINT: implicit by design
@@ -77,8 +80,8 @@ class ResolverResult {
 };
 
 struct ResolveInfo {
-  const Value& parent;      // the parent object's value; the operation's root value for root fields
-  const Value& arguments;   // an Object of coerced arguments (defaults applied; absent ones missing)
+  const Value& parent;     // the parent object's value; the operation's root value for root fields
+  const Value& arguments;  // an Object of coerced arguments (defaults applied; absent ones missing)
   RequestContext* context;  // as given in ExecuteParams; may be null
   std::string_view parent_type;
   std::string_view field_name;
@@ -94,9 +97,9 @@ using TypeResolver = std::function<std::string(const Value&)>;
 struct Limits {
   std::size_t max_document_bytes = 100 * 1024;
   std::size_t max_tokens = 10000;
-  std::size_t max_depth = 15;              // field nesting, not counting introspection fields
-  std::size_t max_aliases = 30;            // aliased fields per document
-  std::size_t max_introspection_depth = 3; // as graphql-js's MaxIntrospectionDepthRule
+  std::size_t max_depth = 15;               // field nesting, not counting introspection fields
+  std::size_t max_aliases = 30;             // aliased fields per document
+  std::size_t max_introspection_depth = 3;  // as graphql-js's MaxIntrospectionDepthRule
   // Per operation, as core/graphql/validation/query_cost_rule.cc counts it; 0: no limit. The
   // error has extensions.code COST_LIMIT_EXCEEDED.
   std::uint64_t max_cost = 20000;
@@ -165,15 +168,17 @@ class Engine {
   // Binds a resolver to `Type.field`. Fails when the schema has no such field.
   virtual Status BindResolver(std::string_view coordinate, Resolver resolver) = 0;
   virtual Status BindTypeResolver(std::string_view abstract_type, TypeResolver resolver) = 0;
-  // Binds the source-stream resolver of a subscription root field: it returns the topic to listen to.
+  // Binds the source-stream resolver of a subscription root field: it returns the topic to listen
+  // to.
   virtual Status BindSubscribe(std::string_view coordinate, Resolver resolver) = 0;
 
   // Parses and validates `query`, from the cache when the same text was prepared before.
   virtual std::shared_ptr<const PreparedDocument> Prepare(std::string_view query) = 0;
 
-  // Executes a query or mutation (mutation root fields serially). A subscription operation here is a
-  // request error: subscriptions go through Subscribe.
-  virtual ExecutionResult Execute(const PreparedDocument& document, const ExecuteParams& params) = 0;
+  // Executes a query or mutation (mutation root fields serially). A subscription operation here is
+  // a request error: subscriptions go through Subscribe.
+  virtual ExecutionResult Execute(const PreparedDocument& document,
+                                  const ExecuteParams& params) = 0;
 
   // CreateSourceStream of the spec. On success returns the subscription; otherwise nullptr and
   // `request_error` holds the response to send (a request error or the subscribe resolver's error).

@@ -390,9 +390,9 @@ class SdlValidator : public ast::Visitor {
     auto facts = directives_.find(directive.name.value);
     if (facts == directives_.end()) return;
     for (const auto& [name, type] : facts->second.required_arguments) {
-      bool provided = std::any_of(
-          directive.arguments.begin(), directive.arguments.end(),
-          [&name = name](const ast::Argument* a) { return a->name.value == name; });
+      bool provided =
+          std::any_of(directive.arguments.begin(), directive.arguments.end(),
+                      [&name = name](const ast::Argument* a) { return a->name.value == name; });
       if (provided) continue;
       Report("Directive \"@" + std::string(directive.name.value) + "\" argument " + Quoted(name) +
                  " of type " + Quoted(type) + " is required, but it was not provided.",

@@ -48,14 +48,17 @@ class Value {
   std::int64_t as_int() const { return scalar_.i; }
   double as_float() const { return scalar_.d; }
   // Int and Float both read as a double.
-  double as_number() const { return kind_ == Kind::kInt ? static_cast<double>(scalar_.i) : scalar_.d; }
+  double as_number() const {
+    return kind_ == Kind::kInt ? static_cast<double>(scalar_.i) : scalar_.d;
+  }
   const std::string& as_string() const { return string_; }
   const List& as_list() const;
   const Object& as_object() const;
   // The wrapped object when this is a Host value of exactly type T, otherwise nullptr.
   template <typename T>
   const T* host() const {
-    return kind_ == Kind::kHost && *host_type_ == typeid(T) ? static_cast<const T*>(shared_.get()) : nullptr;
+    return kind_ == Kind::kHost && *host_type_ == typeid(T) ? static_cast<const T*>(shared_.get())
+                                                            : nullptr;
   }
 
   // The field named `key` of an object, or nullptr (also for non-objects).

@@ -1,6 +1,6 @@
 // One PostgreSQL connection (libpq) as a worker process holds it: statements are prepared once per
-// connection, parameters are always bound (never spliced into SQL), a lost connection is re-opened on
-// the next use, and a transaction that loses a serialization race is retried from the start.
+// connection, parameters are always bound (never spliced into SQL), a lost connection is re-opened
+// on the next use, and a transaction that loses a serialization race is retried from the start.
 // Every session runs under the limits of ConnectionOptions, so a blocked lock, a runaway statement
 // or a silently lost server costs a request seconds instead of holding a worker for minutes.
 //
@@ -54,7 +54,7 @@ class Rows {
   std::string_view Text(int row, int column) const;  // "" for NULL
   std::int64_t Int(int row, int column) const;       // 0 for NULL
   double Float(int row, int column) const;
-  bool Bool(int row, int column) const;               // PostgreSQL's 't'
+  bool Bool(int row, int column) const;  // PostgreSQL's 't'
   std::optional<std::string> OptionalText(int row, int column) const;
   std::optional<std::int64_t> OptionalInt(int row, int column) const;
 
@@ -117,12 +117,14 @@ class Connection {
   // Runs `body` in a transaction at `isolation` and commits when it returns Ok. A serialization
   // failure or deadlock (40001, 40P01) anywhere in it rolls back and runs `body` again, up to
   // `max_attempts` times; any other failure rolls back and is returned. An exception thrown by
-  // `body` rolls back too (or, when ROLLBACK fails, closes the connection, which ends the transaction
-  // on the server) and propagates: nothing of that attempt is ever committed.
-  Status InTransaction(Isolation isolation, const std::function<Status()>& body, int max_attempts = 5);
+  // `body` rolls back too (or, when ROLLBACK fails, closes the connection, which ends the
+  // transaction on the server) and propagates: nothing of that attempt is ever committed.
+  Status InTransaction(Isolation isolation, const std::function<Status()>& body,
+                       int max_attempts = 5);
   bool in_transaction() const { return in_transaction_; }
 
-  // Runs SQL text with no parameters (migrations, session settings). Not for anything built from input.
+  // Runs SQL text with no parameters (migrations, session settings). Not for anything built from
+  // input.
   Status ExecuteScript(const std::string& sql);
 
   // LISTENs on `channel` (a constant identifier, never input) now and again after every reconnect.
@@ -143,7 +145,7 @@ class Connection {
   std::string conninfo_;
   ConnectionOptions options_;
   pg_conn* conn_ = nullptr;
-  std::vector<std::string> prepared_;  // names prepared on this connection
+  std::vector<std::string> prepared_;   // names prepared on this connection
   std::vector<std::string> listening_;  // channels to LISTEN on after each (re)connect
   bool in_transaction_ = false;
   DatabaseError last_error_;

@@ -34,8 +34,8 @@ constexpr Statement kLastChange{
     "(SELECT max(changed_at) FROM graph_links)))"};
 
 NodeRow ReadNode(const Rows& rows, int row) {
-  NodeRow node{std::string(rows.Text(row, 0)), std::string(rows.Text(row, 1)), {},
-               rows.Int(row, 3)};
+  NodeRow node{
+      std::string(rows.Text(row, 0)), std::string(rows.Text(row, 1)), {}, rows.Int(row, 3)};
   nlohmann::json labels = nlohmann::json::parse(rows.Text(row, 2), nullptr, false);
   if (labels.is_array()) {
     for (const nlohmann::json& label : labels) {
@@ -53,8 +53,7 @@ LinkRow ReadLink(const Rows& rows, int row) {
 }  // namespace
 
 Result<std::optional<NodeRow>> UpsertNode(Connection& db, const NodeRow& node) {
-  Result<Rows> rows =
-      db.Run(kUpsertNode, {node.id, node.type, nlohmann::json(node.labels).dump()});
+  Result<Rows> rows = db.Run(kUpsertNode, {node.id, node.type, nlohmann::json(node.labels).dump()});
   if (!rows.ok()) return rows.status();
   if (rows->empty()) return std::optional<NodeRow>();
   return std::optional<NodeRow>(ReadNode(*rows, 0));

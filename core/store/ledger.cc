@@ -31,14 +31,14 @@ constexpr Statement kSaveAccount{
 constexpr Statement kNextRedemptionId{
     "redemptions_next_id", "SELECT nextval(pg_get_serial_sequence('redemptions', 'id'))"};
 constexpr Statement kTransactionTime{"transaction_time", "SELECT epoch_us(now())"};
-#define NETGRAPH_REDEMPTION_COLUMNS                                                        \
-  "id, user_id, wallet_address, amount, token_account, confidential_public_key, "         \
+#define NETGRAPH_REDEMPTION_COLUMNS                                               \
+  "id, user_id, wallet_address, amount, token_account, confidential_public_key, " \
   "encrypted_amount, encrypted_balance, receipt, receipt_hash, signature"
 constexpr Statement kRedemptionById{
     "redemptions_by_id", "SELECT " NETGRAPH_REDEMPTION_COLUMNS " FROM redemptions WHERE id = $1"};
-constexpr Statement kRedemptionBySignature{
-    "redemptions_by_signature",
-    "SELECT " NETGRAPH_REDEMPTION_COLUMNS " FROM redemptions WHERE signature = $1"};
+constexpr Statement kRedemptionBySignature{"redemptions_by_signature",
+                                           "SELECT " NETGRAPH_REDEMPTION_COLUMNS
+                                           " FROM redemptions WHERE signature = $1"};
 #undef NETGRAPH_REDEMPTION_COLUMNS
 constexpr Statement kInsertRedemption{
     "redemptions_insert",
@@ -78,9 +78,9 @@ Result<std::optional<TokenAccountRow>> DeleteTokenAccount(Connection& db,
 }
 
 Status SaveTokenAccount(Connection& db, const TokenAccountRow& a) {
-  return db.Execute(kSaveAccount, {a.wallet_address, a.account_address, a.confidential_public_key,
-                                   a.encrypted_balance, std::to_string(a.balance),
-                                   a.last_receipt_hash});
+  return db.Execute(kSaveAccount,
+                    {a.wallet_address, a.account_address, a.confidential_public_key,
+                     a.encrypted_balance, std::to_string(a.balance), a.last_receipt_hash});
 }
 
 Result<std::int64_t> NextRedemptionId(Connection& db) {
@@ -92,11 +92,11 @@ Result<std::int64_t> TransactionTime(Connection& db) {
 }
 
 Status InsertRedemption(Connection& db, const RedemptionRow& r) {
-  return db.Execute(kInsertRedemption,
-                    {std::to_string(r.id), std::to_string(r.user_id), r.wallet_address,
-                     std::to_string(r.amount), r.token_account, r.confidential_public_key,
-                     r.encrypted_amount, r.encrypted_balance, r.receipt, r.receipt_hash,
-                     r.signature});
+  return db.Execute(
+      kInsertRedemption,
+      {std::to_string(r.id), std::to_string(r.user_id), r.wallet_address, std::to_string(r.amount),
+       r.token_account, r.confidential_public_key, r.encrypted_amount, r.encrypted_balance,
+       r.receipt, r.receipt_hash, r.signature});
 }
 
 namespace {

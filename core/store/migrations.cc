@@ -52,14 +52,17 @@ Result<std::vector<Migration>> Migrate(Connection& connection) {
     for (const EmbeddedFile& file : EmbeddedMigrations()) {
       const int version = VersionOf(file.name);
       if (std::find(done.begin(), done.end(), version) != done.end()) continue;
-      Status s = connection.InTransaction(Isolation::kReadCommitted, [&]() -> Status {
-        if (Status script = connection.ExecuteScript(std::string(file.content)); !script.ok()) {
-          return Status::Error(std::string(file.name) + ": " + script.message());
-        }
-        Result<Rows> recorded =
-            connection.Run(kRecord, {std::to_string(version), std::string(file.name)});
-        return recorded.ok() ? Status::Ok() : recorded.status();
-      }, /*max_attempts=*/1);
+      Status s = connection.InTransaction(
+          Isolation::kReadCommitted,
+          [&]() -> Status {
+            if (Status script = connection.ExecuteScript(std::string(file.content)); !script.ok()) {
+              return Status::Error(std::string(file.name) + ": " + script.message());
+            }
+            Result<Rows> recorded =
+                connection.Run(kRecord, {std::to_string(version), std::string(file.name)});
+            return recorded.ok() ? Status::Ok() : recorded.status();
+          },
+          /*max_attempts=*/1);
       if (!s.ok()) return s;
       applied_now.push_back(Migration{version, std::string(file.name)});
     }

@@ -1,7 +1,7 @@
 // Versioned schema migrations. Each file core/store/migrations/NNNN_description.sql is one version,
 // compiled into the binary; Migrate applies the missing ones in version order, each in its own
-// transaction, and records them in schema_migrations. Concurrent runs serialise on an advisory lock,
-// so starting several processes that all migrate is safe.
+// transaction, and records them in schema_migrations. Concurrent runs serialise on an advisory
+// lock, so starting several processes that all migrate is safe.
 #ifndef NETGRAPH_CORE_STORE_MIGRATIONS_H_
 #define NETGRAPH_CORE_STORE_MIGRATIONS_H_
 

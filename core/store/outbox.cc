@@ -18,10 +18,9 @@ constexpr Statement kPending{
 constexpr Statement kMarkPublished{
     "outbox_mark_published",
     "UPDATE outbox SET published_at = now() WHERE id <= $1 AND published_at IS NULL"};
-constexpr Statement kPrune{
-    "outbox_prune",
-    "DELETE FROM outbox "
-    "WHERE published_at < now() - make_interval(secs => $1::bigint)"};
+constexpr Statement kPrune{"outbox_prune",
+                           "DELETE FROM outbox "
+                           "WHERE published_at < now() - make_interval(secs => $1::bigint)"};
 
 }  // namespace
 

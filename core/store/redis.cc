@@ -72,8 +72,9 @@ Result<RedisAddress> RedisAddress::Parse(std::string_view url) {
     return address;
   }
   if (url.substr(0, kTls.size()) == kTls) {
-    return bad("rediss:// (TLS) is not supported: this build's hiredis (0.14) has no TLS; reach a "
-               "TLS-only Redis through a local TLS tunnel (docs/operations.md, \"Redis\")");
+    return bad(
+        "rediss:// (TLS) is not supported: this build's hiredis (0.14) has no TLS; reach a "
+        "TLS-only Redis through a local TLS tunnel (docs/operations.md, \"Redis\")");
   }
   if (url.substr(0, kTcp.size()) != kTcp) {
     return bad("must start with redis:// or unix://");
@@ -125,7 +126,8 @@ Result<RedisAddress> RedisAddress::Parse(std::string_view url) {
   address.host = host.empty() ? "127.0.0.1" : std::string(host);
   if (!path.empty()) {
     std::optional<long> database = DecimalIn(path, 0, std::numeric_limits<int>::max());
-    if (!database) return bad("the database after '/' must be a number, not '" + std::string(path) + "'");
+    if (!database)
+      return bad("the database after '/' must be a number, not '" + std::string(path) + "'");
     address.database = static_cast<int>(*database);
   }
   return address;
@@ -184,11 +186,11 @@ Status RedisClient::EnsureConnected() {
       argv.push_back(argument.data());
       lengths.push_back(argument.size());
     }
-    Reply reply(static_cast<redisReply*>(redisCommandArgv(
-        context_, static_cast<int>(argv.size()), argv.data(), lengths.data())));
-    std::string problem = !reply ? context_->errstr
+    Reply reply(static_cast<redisReply*>(
+        redisCommandArgv(context_, static_cast<int>(argv.size()), argv.data(), lengths.data())));
+    std::string problem = !reply                             ? context_->errstr
                           : reply->type == REDIS_REPLY_ERROR ? reply->str
-                                                            : "";
+                                                             : "";
     if (!problem.empty()) {
       Disconnect();
       return Status::Error("Redis at " + address_.Describe() + ": " + command.front() +
@@ -199,17 +201,19 @@ Status RedisClient::EnsureConnected() {
 }
 
 Status RedisClient::Ping() {
-  Result<std::int64_t> reply = Command([this] {
-    return static_cast<redisReply*>(redisCommand(context_, "PING"));
-  }, "PING");
+  Result<std::int64_t> reply =
+      Command([this] { return static_cast<redisReply*>(redisCommand(context_, "PING")); }, "PING");
   return reply.ok() ? Status::Ok() : reply.status();
 }
 
 Result<std::int64_t> RedisClient::Publish(std::string_view channel, std::string_view message) {
-  return Command([&] {
-    return static_cast<redisReply*>(redisCommand(context_, "PUBLISH %b %b", channel.data(),
-                                                 channel.size(), message.data(), message.size()));
-  }, "PUBLISH");
+  return Command(
+      [&] {
+        return static_cast<redisReply*>(redisCommand(context_, "PUBLISH %b %b", channel.data(),
+                                                     channel.size(), message.data(),
+                                                     message.size()));
+      },
+      "PUBLISH");
 }
 
 Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& send,

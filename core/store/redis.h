@@ -27,7 +27,7 @@ namespace netgraph::store {
 // a Redis 6 ACL user), then SELECT db when db is not 0. rediss:// (TLS) is refused: hiredis 0.14,
 // Debian 12's, has no TLS (docs/operations.md says how to reach a TLS-only Redis).
 struct RedisAddress {
-  std::string host;         // empty for a unix socket
+  std::string host;  // empty for a unix socket
   int port = 6379;
   std::string socket_path;  // empty for TCP
   std::string username;     // empty: the default user

@@ -87,8 +87,8 @@ Result<std::optional<RoundRow>> FindRoundById(Connection& db, std::int64_t id) {
 }
 
 Result<RoundRow> EnsureRound(Connection& db, const NewRound& round) {
-  if (Status s = db.Execute(kInsertRound, {round.name, round.price, round.target, round.opens_at,
-                                           round.closes_at});
+  if (Status s = db.Execute(
+          kInsertRound, {round.name, round.price, round.target, round.opens_at, round.closes_at});
       !s.ok()) {
     return s;
   }

@@ -30,8 +30,8 @@ struct RoundRow {
 
 struct NewRound {
   std::string name;
-  std::string price;   // decimal text, exact
-  std::string target;  // decimal text, exact
+  std::string price;     // decimal text, exact
+  std::string target;    // decimal text, exact
   std::string opens_at;  // anything PostgreSQL reads as a timestamptz
   std::optional<std::string> closes_at;
 };
@@ -46,11 +46,11 @@ Result<RoundRow> EnsureRound(Connection& db, const NewRound& round);
 struct InvestmentFigures {
   TokenRow token;
   std::optional<std::string> current_round;
-  double round_raised = 0;   // Σ amount × price over the current round's claimed|redeemed vouchers
-  double round_target = 0;   // 0 without a current round
+  double round_raised = 0;  // Σ amount × price over the current round's claimed|redeemed vouchers
+  double round_target = 0;  // 0 without a current round
   std::int64_t investor_count = 0;  // users with a claimed or redeemed voucher
-  double current_price = 0;  // the current round's, else the last opened round's, else 0
-  double market_cap = 0;     // current_price × redeemed supply
+  double current_price = 0;         // the current round's, else the last opened round's, else 0
+  double market_cap = 0;            // current_price × redeemed supply
 };
 
 // All figures from one statement, so they agree with each other.

@@ -13,18 +13,17 @@ constexpr Statement kUpsert{
     "INSERT INTO users (idp_did, email) VALUES ($1, $2) "
     "ON CONFLICT (idp_did) DO UPDATE SET email = COALESCE(EXCLUDED.email, users.email) "
     "RETURNING id, idp_did, email, is_admin, public_id"};
-constexpr Statement kGrantAdmin{
-    "users_grant_admin",
-    "INSERT INTO users (idp_did, is_admin) VALUES ($1, true) "
-    "ON CONFLICT (idp_did) DO UPDATE SET is_admin = true "
-    "RETURNING id, idp_did, email, is_admin, public_id"};
+constexpr Statement kGrantAdmin{"users_grant_admin",
+                                "INSERT INTO users (idp_did, is_admin) VALUES ($1, true) "
+                                "ON CONFLICT (idp_did) DO UPDATE SET is_admin = true "
+                                "RETURNING id, idp_did, email, is_admin, public_id"};
 constexpr Statement kLock{"users_lock", "SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE"};
 constexpr Statement kCountFailures{
     "claim_failures_count",
     "SELECT count(*) FROM claim_failures "
     "WHERE user_id = $1 AND failed_at > now() - make_interval(secs => $2::bigint)"};
-constexpr Statement kRecordFailure{
-    "claim_failures_record", "INSERT INTO claim_failures (user_id) VALUES ($1)"};
+constexpr Statement kRecordFailure{"claim_failures_record",
+                                   "INSERT INTO claim_failures (user_id) VALUES ($1)"};
 constexpr Statement kPruneFailures{
     "claim_failures_prune",
     "DELETE FROM claim_failures "

@@ -4,7 +4,7 @@ namespace netgraph::store {
 namespace {
 
 // The columns ReadVoucher expects, for a table or RETURNING list over `vouchers`.
-#define NETGRAPH_VOUCHER_COLUMNS                                                          \
+#define NETGRAPH_VOUCHER_COLUMNS                                                             \
   "id, code, amount, round_id, voucher_state(status, expires_at), user_id, wallet_address, " \
   "epoch_us(expires_at), epoch_us(claimed_at), epoch_us(redeemed_at), redemption_id, batch"
 
@@ -13,8 +13,7 @@ constexpr Statement kInsert{
     "INSERT INTO vouchers (code, amount, round_id, expires_at, batch) "
     "VALUES ($1, $2, $3, $4::timestamptz, $5) RETURNING " NETGRAPH_VOUCHER_COLUMNS};
 constexpr Statement kFindByCode{
-    "vouchers_find_by_code",
-    "SELECT " NETGRAPH_VOUCHER_COLUMNS " FROM vouchers WHERE code = $1"};
+    "vouchers_find_by_code", "SELECT " NETGRAPH_VOUCHER_COLUMNS " FROM vouchers WHERE code = $1"};
 constexpr Statement kClaim{
     "vouchers_claim",
     "UPDATE vouchers SET status = 'CLAIMED', user_id = $2, wallet_address = $3, claimed_at = now() "
@@ -31,28 +30,27 @@ constexpr Statement kRelease{
     "UPDATE vouchers SET status = 'AVAILABLE', user_id = NULL, wallet_address = NULL, "
     "claimed_at = NULL WHERE user_id = $1 AND wallet_address = $2 AND status = 'CLAIMED' "
     "RETURNING " NETGRAPH_VOUCHER_COLUMNS};
-constexpr Statement kRevoke{
-    "vouchers_revoke",
-    "UPDATE vouchers SET status = 'REVOKED', revoked_at = now() "
-    "WHERE code = $1 AND status IN ('AVAILABLE', 'CLAIMED') "
-    "AND (expires_at IS NULL OR expires_at > now()) "
-    "RETURNING " NETGRAPH_VOUCHER_COLUMNS};
-constexpr Statement kExpireDue{
-    "vouchers_expire_due",
-    "UPDATE vouchers SET status = 'EXPIRED' "
-    "WHERE status IN ('AVAILABLE', 'CLAIMED') AND expires_at <= now()"};
-constexpr Statement kOfUser{
-    "vouchers_of_user",
-    "SELECT " NETGRAPH_VOUCHER_COLUMNS " FROM vouchers WHERE user_id = $1 "
-    "ORDER BY claimed_at DESC, id DESC"};
+constexpr Statement kRevoke{"vouchers_revoke",
+                            "UPDATE vouchers SET status = 'REVOKED', revoked_at = now() "
+                            "WHERE code = $1 AND status IN ('AVAILABLE', 'CLAIMED') "
+                            "AND (expires_at IS NULL OR expires_at > now()) "
+                            "RETURNING " NETGRAPH_VOUCHER_COLUMNS};
+constexpr Statement kExpireDue{"vouchers_expire_due",
+                               "UPDATE vouchers SET status = 'EXPIRED' "
+                               "WHERE status IN ('AVAILABLE', 'CLAIMED') AND expires_at <= now()"};
+constexpr Statement kOfUser{"vouchers_of_user", "SELECT " NETGRAPH_VOUCHER_COLUMNS
+                                                " FROM vouchers WHERE user_id = $1 "
+                                                "ORDER BY claimed_at DESC, id DESC"};
 constexpr Statement kList{
     "vouchers_list",
-    "SELECT " NETGRAPH_VOUCHER_COLUMNS " FROM vouchers "
+    "SELECT " NETGRAPH_VOUCHER_COLUMNS
+    " FROM vouchers "
     "WHERE id > $2 AND ($1::text IS NULL OR voucher_state(status, expires_at) = $1) "
     "ORDER BY id LIMIT $3"};
 constexpr Statement kAvailableInBatch{
     "vouchers_available_in_batch",
-    "SELECT " NETGRAPH_VOUCHER_COLUMNS " FROM vouchers "
+    "SELECT " NETGRAPH_VOUCHER_COLUMNS
+    " FROM vouchers "
     "WHERE batch = $1 AND voucher_state(status, expires_at) = 'AVAILABLE' ORDER BY id"};
 
 #undef NETGRAPH_VOUCHER_COLUMNS

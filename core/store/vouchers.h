@@ -18,7 +18,7 @@ namespace netgraph::store {
 
 struct VoucherRow {
   std::int64_t id = 0;
-  std::string code;  // normalised
+  std::string code;         // normalised
   std::int64_t amount = 0;  // base units
   std::int64_t round_id = 0;
   std::string status;  // as readers see it

@@ -19,10 +19,9 @@ constexpr Statement kLatest{
     "wallet_challenges_latest",
     "SELECT id, message, used_at IS NOT NULL, expires_at <= now() FROM wallet_challenges "
     "WHERE user_id = $1 AND wallet_address = $2 ORDER BY id DESC LIMIT 1 FOR UPDATE"};
-constexpr Statement kMarkUsed{
-    "wallet_challenges_mark_used",
-    "UPDATE wallet_challenges SET used_at = now() "
-    "WHERE id = $1 AND used_at IS NULL AND expires_at > now()"};
+constexpr Statement kMarkUsed{"wallet_challenges_mark_used",
+                              "UPDATE wallet_challenges SET used_at = now() "
+                              "WHERE id = $1 AND used_at IS NULL AND expires_at > now()"};
 
 }  // namespace
 

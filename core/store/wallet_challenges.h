@@ -23,8 +23,7 @@ struct WalletChallengeRow {
 
 // Deletes the user's earlier challenges for `wallet_address` and every expired one of the user,
 // so a user holds at most one challenge per address and none that can no longer be used.
-Status PruneWalletChallenges(Connection& db, std::int64_t user_id,
-                             std::string_view wallet_address);
+Status PruneWalletChallenges(Connection& db, std::int64_t user_id, std::string_view wallet_address);
 
 // The user's unexpired, unused challenges.
 Result<std::int64_t> CountOpenWalletChallenges(Connection& db, std::int64_t user_id);

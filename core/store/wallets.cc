@@ -3,8 +3,9 @@
 namespace netgraph::store {
 namespace {
 
-#define NETGRAPH_WALLET_FIND "SELECT address, user_id, public_id, proven_at IS NOT NULL " \
-                             "FROM wallets WHERE address = $1"
+#define NETGRAPH_WALLET_FIND                                   \
+  "SELECT address, user_id, public_id, proven_at IS NOT NULL " \
+  "FROM wallets WHERE address = $1"
 constexpr Statement kFind{"wallets_find", NETGRAPH_WALLET_FIND};
 constexpr Statement kFindForUpdate{"wallets_find_for_update",
                                    NETGRAPH_WALLET_FIND " FOR NO KEY UPDATE"};

@@ -81,8 +81,9 @@ TEST_F(ConnectionTest, ABodyThatThrowsIsRolledBackAndNeverCommittedLater) {
   EXPECT_EQ(Ids(other), (std::vector<std::int64_t>{1}));
 
   // The next transaction on the same connection works and commits its own write only.
-  Status next = db.InTransaction(Isolation::kReadCommitted,
-                                 [&]() { return db.Execute(kInsert, {"3", "committed"}); });
+  Status next = db.InTransaction(Isolation::kReadCommitted, [&]() {
+    return db.Execute(kInsert, {"3", "committed"});
+  });
   ASSERT_TRUE(next.ok()) << next.message();
   EXPECT_EQ(Ids(other), (std::vector<std::int64_t>{1, 3}));
 }

@@ -5,10 +5,10 @@
 // Every field costs 1. A field with a `limit` or `first` argument asks its resolver for that many
 // items, so what it selects costs that many times over; such fields nested in one another
 // multiply. Lists without such an argument are bounded by the sized field above them
-// (networkGraph's nodes and links by its limit) or by the data itself, and count once. Fragments count wherever
-// they are spread. The size is the argument's literal, or its variable's value when the variables
-// are known (execution), else the variable's default in the operation; absent or null, the
-// argument's default in the schema, else kDefaultListSize.
+// (networkGraph's nodes and links by its limit) or by the data itself, and count once. Fragments
+// count wherever they are spread. The size is the argument's literal, or its variable's value when
+// the variables are known (execution), else the variable's default in the operation; absent or
+// null, the argument's default in the schema, else kDefaultListSize.
 #include <algorithm>
 #include <charconv>
 #include <cstdint>

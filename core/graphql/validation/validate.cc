@@ -36,18 +36,16 @@ class RuleSetOf {
 
 // graphql-js's specifiedRules in its order, then its MaxIntrospectionDepthRule, then netgraph's
 // limits.
-using RuleSet =
-    RuleSetOf<ExecutableDefinitionsRule, UniqueOperationNamesRule, LoneAnonymousOperationRule,
-              SingleFieldSubscriptionsRule, KnownTypeNamesRule, FragmentsOnCompositeTypesRule,
-              VariablesAreInputTypesRule, ScalarLeafsRule, FieldsOnCorrectTypeRule,
-              UniqueFragmentNamesRule, KnownFragmentNamesRule, NoUnusedFragmentsRule,
-              PossibleFragmentSpreadsRule, NoFragmentCyclesRule, UniqueVariableNamesRule,
-              NoUndefinedVariablesRule, NoUnusedVariablesRule, KnownDirectivesRule,
-              UniqueDirectivesPerLocationRule, KnownArgumentNamesRule, UniqueArgumentNamesRule,
-              ValuesOfCorrectTypeRule, ProvidedRequiredArgumentsRule,
-              VariablesInAllowedPositionRule, OverlappingFieldsCanBeMergedRule,
-              UniqueInputFieldNamesRule, MaxIntrospectionDepthRule, OperationLimitsRule,
-              QueryCostRule>;
+using RuleSet = RuleSetOf<
+    ExecutableDefinitionsRule, UniqueOperationNamesRule, LoneAnonymousOperationRule,
+    SingleFieldSubscriptionsRule, KnownTypeNamesRule, FragmentsOnCompositeTypesRule,
+    VariablesAreInputTypesRule, ScalarLeafsRule, FieldsOnCorrectTypeRule, UniqueFragmentNamesRule,
+    KnownFragmentNamesRule, NoUnusedFragmentsRule, PossibleFragmentSpreadsRule,
+    NoFragmentCyclesRule, UniqueVariableNamesRule, NoUndefinedVariablesRule, NoUnusedVariablesRule,
+    KnownDirectivesRule, UniqueDirectivesPerLocationRule, KnownArgumentNamesRule,
+    UniqueArgumentNamesRule, ValuesOfCorrectTypeRule, ProvidedRequiredArgumentsRule,
+    VariablesInAllowedPositionRule, OverlappingFieldsCanBeMergedRule, UniqueInputFieldNamesRule,
+    MaxIntrospectionDepthRule, OperationLimitsRule, QueryCostRule>;
 
 constexpr std::size_t kNodeKindCount =
     static_cast<std::size_t>(ast::NodeKind::kInputObjectTypeExtension) + 1;

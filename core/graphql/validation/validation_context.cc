@@ -53,8 +53,7 @@ SourceLocation ValidationContext::Locate(std::uint32_t offset) {
   return lines_->Locate(offset);
 }
 
-void ValidationContext::ReportError(std::string message,
-                                    const std::vector<std::uint32_t>& offsets,
+void ValidationContext::ReportError(std::string message, const std::vector<std::uint32_t>& offsets,
                                     std::string_view code) {
   if (aborted_) return;
   if (errors_.size() >= options_.max_errors) {

@@ -9,9 +9,9 @@
 namespace netgraph::auth {
 namespace {
 
+using std::chrono::seconds;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using std::chrono::seconds;
 
 class RejectionLogTest : public ::testing::Test {
  protected:

@@ -375,9 +375,9 @@ TEST_F(TokenVerifierTest, NeedsIssuerAndAudienceUnlessAnyIsExplicitlyAllowed) {
   AuthConfig config = EcPemConfig();
   config.allow_any_issuer_audience = false;
   using Setting = std::optional<std::string>;
-  for (auto [issuer, audience] : {std::pair<Setting, Setting>{},
-                                  std::pair<Setting, Setting>{"https://idp.example", {}},
-                                  std::pair<Setting, Setting>{{}, "app-1"}}) {
+  for (auto [issuer, audience] :
+       {std::pair<Setting, Setting>{}, std::pair<Setting, Setting>{"https://idp.example", {}},
+        std::pair<Setting, Setting>{{}, "app-1"}}) {
     config.issuer = issuer;
     config.audience = audience;
     Result<TokenVerifier> verifier = TokenVerifier::Create(config);

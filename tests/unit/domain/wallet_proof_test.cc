@@ -49,9 +49,9 @@ TEST(ParseWalletSignature, AcceptsBase58AndBase64OfSixtyFourBytes) {
 
 TEST(ParseWalletSignature, RefusesAnythingElse) {
   const std::vector<std::uint8_t> short_signature(63, 1);
-  for (const std::string& text : {std::string(), std::string("not a signature"),
-                                  crypto::Base64Encode(short_signature),
-                                  crypto::Base58Encode(short_signature), std::string(200, 'A')}) {
+  for (const std::string& text :
+       {std::string(), std::string("not a signature"), crypto::Base64Encode(short_signature),
+        crypto::Base58Encode(short_signature), std::string(200, 'A')}) {
     EXPECT_FALSE(ParseWalletSignature(text).has_value()) << text;
   }
 }

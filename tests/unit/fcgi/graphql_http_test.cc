@@ -18,7 +18,8 @@ TEST(NegotiateMediaType, WildcardsMeanJson) {
 }
 
 TEST(NegotiateMediaType, GraphQLResponseJsonWhenPreferred) {
-  EXPECT_EQ(NegotiateMediaType(true, "application/graphql-response+json"), Media::kGraphQLResponseJson);
+  EXPECT_EQ(NegotiateMediaType(true, "application/graphql-response+json"),
+            Media::kGraphQLResponseJson);
   EXPECT_EQ(NegotiateMediaType(true, "application/graphql-response+json, application/json;q=0.9"),
             Media::kGraphQLResponseJson);
 }
@@ -26,12 +27,14 @@ TEST(NegotiateMediaType, GraphQLResponseJsonWhenPreferred) {
 TEST(NegotiateMediaType, QValuesDecide) {
   EXPECT_EQ(NegotiateMediaType(true, "application/graphql-response+json;q=0.5, application/json"),
             Media::kJson);
-  EXPECT_EQ(NegotiateMediaType(true, "application/json;q=0.1, application/graphql-response+json;q=0.2"),
-            Media::kGraphQLResponseJson);
+  EXPECT_EQ(
+      NegotiateMediaType(true, "application/json;q=0.1, application/graphql-response+json;q=0.2"),
+      Media::kGraphQLResponseJson);
 }
 
 TEST(NegotiateMediaType, EqualQualityKeepsTheClientsOrder) {
-  EXPECT_EQ(NegotiateMediaType(true, "application/json, application/graphql-response+json"), Media::kJson);
+  EXPECT_EQ(NegotiateMediaType(true, "application/json, application/graphql-response+json"),
+            Media::kJson);
 }
 
 TEST(NegotiateMediaType, ParametersAndCaseAreTolerated) {

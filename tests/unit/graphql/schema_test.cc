@@ -77,14 +77,15 @@ TEST(SchemaTest, LoadsTheServiceSchema) {
 TEST(SchemaTest, OrdersTypesAsGraphqlJsTypeMap) {
   auto schema = MustBuild(ReadServiceSchema());
   ASSERT_NE(schema, nullptr);
-  EXPECT_THAT(Names(schema->types()),
-              ElementsAre("DateTime", "Query", "Int", "ID", "Mutation", "String", "Subscription",
-                          "GraphStatus", "Boolean", "NetworkGraph", "Node", "Link", "GraphMetadata",
-                          "NetworkUpdate", "InvestmentData", "Float", "PortfolioResult",
-                          "Portfolio", "User", "Voucher", "VoucherStatus", "Balances",
-                          "PortfolioSummary", "ClaimVoucherResult", "WalletChallenge",
-                          "VerifyWalletResult", "RedeemVoucherResult", "Redemption", "__Schema", "__Type", "__TypeKind", "__Field",
-                          "__InputValue", "__EnumValue", "__Directive", "__DirectiveLocation"));
+  EXPECT_THAT(
+      Names(schema->types()),
+      ElementsAre("DateTime", "Query", "Int", "ID", "Mutation", "String", "Subscription",
+                  "GraphStatus", "Boolean", "NetworkGraph", "Node", "Link", "GraphMetadata",
+                  "NetworkUpdate", "InvestmentData", "Float", "PortfolioResult", "Portfolio",
+                  "User", "Voucher", "VoucherStatus", "Balances", "PortfolioSummary",
+                  "ClaimVoucherResult", "WalletChallenge", "VerifyWalletResult",
+                  "RedeemVoucherResult", "Redemption", "__Schema", "__Type", "__TypeKind",
+                  "__Field", "__InputValue", "__EnumValue", "__Directive", "__DirectiveLocation"));
   for (std::uint32_t i = 0; i < schema->types().size(); ++i) {
     EXPECT_EQ(schema->types()[i]->index(), i);
   }

@@ -139,9 +139,8 @@ TEST(QueryCostTest, VariableSizesAreCheckedWithTheirValues) {
 
 TEST(QueryCostTest, ZeroDisablesTheLimit) {
   std::unique_ptr<Engine> engine = EngineWithBudget(0);
-  EXPECT_TRUE(
-      engine->Prepare("{ items(first: 2000000000) { children(first: 2000000000) { id } } }")
-          ->valid());
+  EXPECT_TRUE(engine->Prepare("{ items(first: 2000000000) { children(first: 2000000000) { id } } }")
+                  ->valid());
 }
 
 // The default budget admits what the service's clients ask for: the whole graph at its largest.

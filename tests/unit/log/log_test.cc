@@ -34,7 +34,10 @@ TEST(LogTest, AMessageCannotForgeTheNextLine) {
 }
 
 TEST(LogTest, EscapesEveryControlCharacter) {
-  EXPECT_EQ(EscapeControlCharacters(std::string("a\x01" "b\x1b[31m\x7f" "c\0d", 12)),
+  EXPECT_EQ(EscapeControlCharacters(std::string("a\x01"
+                                                "b\x1b[31m\x7f"
+                                                "c\0d",
+                                                12)),
             "a\\x01b\\x1b[31m\\x7fc\\x00d");
   EXPECT_EQ(EscapeControlCharacters("line 1\r\nline 2\n\n"), "line 1\\r\\nline 2");
   EXPECT_EQ(EscapeControlCharacters("plain text, UTF-8 \xc3\xa9 and \\ kept"),

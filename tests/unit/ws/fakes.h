@@ -95,7 +95,7 @@ class FakeBackend : public Backend {
   };
 
   std::chrono::steady_clock::time_point now;  // what Now() says; tests move it on
-  std::string refused_token;                   // Authenticate refuses exactly this value
+  std::string refused_token;                  // Authenticate refuses exactly this value
   // Authorization values that expire, with the instant they stop being accepted.
   std::map<std::string, std::chrono::steady_clock::time_point> expiry;
   std::map<std::string, StartResult> results;  // by query text; default: a subscription

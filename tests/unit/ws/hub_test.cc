@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <optional>
-#include <string_view>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -260,8 +260,8 @@ TEST_F(HubLimitsTest, TheProcessAndTheDocumentCountAreBounded) {
   for (int i = 0; i < 3; ++i) bounded_.Connected(clients[i], "203.0.113." + std::to_string(i));
   const std::size_t large = 2 * kMiB - kMiB / 10;
   for (int i = 0; i < 3; ++i) {
-    EXPECT_TRUE(Subscribe(clients[i], "1", "subscription { h" + std::to_string(i) + " }", large)
-                    .ok());
+    EXPECT_TRUE(
+        Subscribe(clients[i], "1", "subscription { h" + std::to_string(i) + " }", large).ok());
   }
   Status full = Subscribe(clients[5], "1", "subscription { i }", large);
   ASSERT_FALSE(full.ok());
@@ -271,12 +271,13 @@ TEST_F(HubLimitsTest, TheProcessAndTheDocumentCountAreBounded) {
 TEST_F(HubLimitsTest, SameTextSharesOneDocumentWhateverTheVariables) {
   RecordingSubscriber a;
   auto document = std::make_shared<SizedDocument>(kMiB);
-  bounded_.Add(Key("subscription ($v: Int) { x(v: $v) }", {{"v", 1}}), "graph", NewSubscription("x1"),
-           a, "1", document);
+  bounded_.Add(Key("subscription ($v: Int) { x(v: $v) }", {{"v", 1}}), "graph",
+               NewSubscription("x1"), a, "1", document);
   EXPECT_EQ(bounded_.FindDocument("subscription ($v: Int) { x(v: $v) }"), document);
   std::size_t one = bounded_.held_bytes();
-  bounded_.Add(Key("subscription ($v: Int) { x(v: $v) }", {{"v", 2}}), "graph", NewSubscription("x2"),
-           a, "2", bounded_.FindDocument("subscription ($v: Int) { x(v: $v) }"));
+  bounded_.Add(Key("subscription ($v: Int) { x(v: $v) }", {{"v", 2}}), "graph",
+               NewSubscription("x2"), a, "2",
+               bounded_.FindDocument("subscription ($v: Int) { x(v: $v) }"));
   EXPECT_EQ(bounded_.document_count(), 1u);
   EXPECT_LT(bounded_.held_bytes() - one, kMiB);  // the second subscription's key only
   // The connection keeps the document alive once, however many of its subscriptions use it.

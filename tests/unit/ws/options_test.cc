@@ -136,9 +136,9 @@ TEST(RedisUrlTest, UserPasswordAndDatabase) {
   EXPECT_EQ(address->password, "p@ss:w/o%rd+x");
   EXPECT_EQ(address->host, "10.0.0.5");
   EXPECT_EQ(address->database, 3);
-  EXPECT_EQ(store::LoginCommands(*address),
-            (std::vector<std::vector<std::string>>{{"AUTH", "relay", "p@ss:w/o%rd+x"},
-                                                   {"SELECT", "3"}}));
+  EXPECT_EQ(
+      store::LoginCommands(*address),
+      (std::vector<std::vector<std::string>>{{"AUTH", "relay", "p@ss:w/o%rd+x"}, {"SELECT", "3"}}));
   EXPECT_EQ(address->Describe(), "relay@10.0.0.5:6379/3") << "never the password";
 
   Result<store::RedisAddress> ipv6 = store::RedisAddress::Parse("redis://[::1]:7000/0");
@@ -149,10 +149,10 @@ TEST(RedisUrlTest, UserPasswordAndDatabase) {
 }
 
 TEST(RedisUrlTest, BadUrlsAreRefusedWithoutShowingThePassword) {
-  for (const char* url : {"redis://:pw@host:port", "redis://:pw@host:", "redis://host/db1",
-                          "redis://host/-1", "redis://user@host", "redis://user:@host",
-                          "redis://:p%4@host", "redis://:p%zz@host", "redis://host?db=1",
-                          "redis://[::1", "redis://:pw@host/99999999999"}) {
+  for (const char* url :
+       {"redis://:pw@host:port", "redis://:pw@host:", "redis://host/db1", "redis://host/-1",
+        "redis://user@host", "redis://user:@host", "redis://:p%4@host", "redis://:p%zz@host",
+        "redis://host?db=1", "redis://[::1", "redis://:pw@host/99999999999"}) {
     Result<store::RedisAddress> address = store::RedisAddress::Parse(url);
     ASSERT_FALSE(address.ok()) << url;
     EXPECT_EQ(address.status().message().find("pw@"), std::string::npos) << url;

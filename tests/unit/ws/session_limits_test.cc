@@ -63,8 +63,8 @@ class SessionLimitsTest : public ::testing::TestWithParam<Subprotocol> {
     EXPECT_EQ(peer_.close_reason, reason);
     if (legacy()) {
       ASSERT_FALSE(peer_.sent.empty());
-      EXPECT_EQ(peer_.Last(), (nlohmann::json{{"type", "connection_error"},
-                                              {"payload", {{"message", reason}}}}));
+      EXPECT_EQ(peer_.Last(),
+                (nlohmann::json{{"type", "connection_error"}, {"payload", {{"message", reason}}}}));
     }
   }
 

@@ -219,9 +219,8 @@ TEST_F(TransportWsSessionTest, QueryGetsOneNextThenComplete) {
 
 TEST_F(TransportWsSessionTest, RequestErrorIsAnErrorMessageWithoutComplete) {
   backend_.results["subscription { nope }"] = {
-      StartResult::Kind::kRequestError,
-      R"({"errors":[{"message":"Cannot query field \"nope\"",)"
-      R"("locations":[{"line":1,"column":16}]}]})"};
+      StartResult::Kind::kRequestError, R"({"errors":[{"message":"Cannot query field \"nope\"",)"
+                                        R"("locations":[{"line":1,"column":16}]}]})"};
   Acknowledge();
   Receive(R"({"type":"subscribe","id":"1","payload":{"query":"subscription { nope }"}})");
   ASSERT_EQ(peer_.sent.size(), 1u);
