@@ -20,6 +20,7 @@
 
 #include "core/api/client_json.h"
 #include "core/api/service.h"
+#include "fcgi/cors.h"
 #include "fcgi/http.h"
 
 namespace netgraph::fcgi {
@@ -35,6 +36,7 @@ std::optional<std::string> DecodeFormComponent(std::string_view encoded);
 struct GraphQLHttpOptions {
   std::size_t max_body_bytes = 1024 * 1024;
   std::size_t max_json_depth = api::kMaxClientJsonDepth;  // deeper request JSON is refused
+  CorsPolicy cors;  // which other web origins may call the endpoint (applied by Route)
 };
 
 HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,

@@ -6,6 +6,8 @@ std::string_view ReasonPhrase(int status) {
   switch (status) {
     case 200:
       return "OK";
+    case 204:
+      return "No Content";
     case 400:
       return "Bad Request";
     case 404:

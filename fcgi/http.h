@@ -18,6 +18,7 @@ struct HttpRequest {
   std::string_view accept;        // HTTP_ACCEPT, empty when absent
   bool has_accept = false;
   std::string_view authorization;  // HTTP_AUTHORIZATION
+  std::string_view origin;         // HTTP_ORIGIN, empty when absent
   std::string_view body;
 };
 

@@ -6,12 +6,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "core/api/service.h"
 #include "core/config/environment.h"
 #include "core/log.h"
 #include "daemon/command_line.h"
 #include "daemon/listen_socket.h"
+#include "fcgi/cors.h"
 #include "fcgi/prefork_master.h"
 #include "fcgi/worker.h"
 
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
       static_cast<std::size_t>(env.Int("NETGRAPH_MAX_BODY_BYTES", 1024 * 1024, 1024, 64L << 20));
   const std::string listen = env.String("NETGRAPH_FCGI_LISTEN", "/run/netgraph/fcgi.sock");
   const int backlog = static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", 1024, 1, 65535));
+  Result<fcgi::CorsPolicy> cors = fcgi::CorsPolicy::FromOrigins(env.List("NETGRAPH_CORS_ORIGINS"));
   Result<api::ServiceConfig> service_config = api::ServiceConfig::FromEnvironment(env);
   if (Status s = env.status(); !s.ok()) {
     log::Error(s.message());
@@ -51,6 +54,11 @@ int main(int argc, char** argv) {
     log::Error(service_config.status().message());
     return 78;
   }
+  if (!cors.ok()) {
+    log::Error(cors.status().message());
+    return 78;
+  }
+  worker.http.cors = std::move(cors).value();
   Result<std::unique_ptr<api::Service>> service = api::Service::Create(*service_config);
   if (!service.ok()) {
     log::Error(service.status().message());

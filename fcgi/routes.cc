@@ -32,7 +32,12 @@ HttpResponse Health(const HttpRequest& request, api::Service& service) {
 
 HttpResponse Route(const HttpRequest& request, api::Service& service,
                    const GraphQLHttpOptions& options) {
-  if (request.path == "/graphql") return HandleGraphQL(request, service, options);
+  if (request.path == "/graphql") {
+    if (request.method == "OPTIONS") return options.cors.Preflight(request);
+    HttpResponse response = HandleGraphQL(request, service, options);
+    options.cors.Decorate(request, response);
+    return response;
+  }
   if (request.path == "/health") return Health(request, service);
   return Json(404, R"({"error":"not found: the GraphQL endpoint is /graphql"})");
 }

@@ -1,5 +1,6 @@
-// What the FastCGI pool answers, by path: /graphql (GraphQL over HTTP), /health (200 while
-// PostgreSQL answers, else 503), anything else 404. Pure request-to-response, no FastCGI.
+// What the FastCGI pool answers, by path: /graphql (GraphQL over HTTP; OPTIONS preflights and the
+// CORS headers from options.cors), /health (200 while PostgreSQL answers, else 503), anything else
+// 404. Pure request-to-response, no FastCGI.
 #ifndef NETGRAPH_FCGI_ROUTES_H_
 #define NETGRAPH_FCGI_ROUTES_H_
 

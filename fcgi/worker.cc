@@ -74,6 +74,7 @@ void Serve(FCGX_Request& request, api::Service& service, const GraphQLHttpOption
   http.has_accept = FCGX_GetParam("HTTP_ACCEPT", request.envp) != nullptr;
   http.accept = Param(request, "HTTP_ACCEPT");
   http.authorization = Param(request, "HTTP_AUTHORIZATION");
+  http.origin = Param(request, "HTTP_ORIGIN");
 
   std::string length_text(Param(request, "CONTENT_LENGTH"));
   char* end = nullptr;

@@ -1,25 +1,9 @@
 #include "ws/options.h"
 
 #include <cstdint>
-#include <sstream>
 
 namespace netgraph::ws {
 namespace {
-
-// "a, b,c" -> {"a", "b", "c"}; a trailing "/" on an origin is dropped (origins never end in one).
-std::vector<std::string> CommaList(const std::string& text) {
-  std::vector<std::string> items;
-  std::istringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    std::size_t b = item.find_first_not_of(" \t");
-    std::size_t e = item.find_last_not_of(" \t/");
-    if (b != std::string::npos && e != std::string::npos && e >= b) {
-      items.push_back(item.substr(b, e - b + 1));
-    }
-  }
-  return items;
-}
 
 std::size_t Size(config::Environment& env, const std::string& name, std::size_t fallback,
                  std::int64_t min, std::int64_t max) {
@@ -52,7 +36,7 @@ Options Options::FromEnvironment(config::Environment& env) {
       std::chrono::seconds(env.Int("NETGRAPH_WS_PONG_TIMEOUT", o.pong_timeout.count(), 1, 3600));
   o.shutdown_timeout = std::chrono::milliseconds(
       env.Int("NETGRAPH_WS_SHUTDOWN_TIMEOUT_MS", o.shutdown_timeout.count(), 0, 600000));
-  o.allowed_origins = CommaList(env.String("NETGRAPH_WS_ALLOWED_ORIGINS"));
+  o.allowed_origins = env.List("NETGRAPH_WS_ALLOWED_ORIGINS");
   o.redis_retry_min = std::chrono::milliseconds(
       env.Int("NETGRAPH_WS_REDIS_RETRY_MIN_MS", o.redis_retry_min.count(), 10, 60000));
   o.redis_retry_max = std::chrono::milliseconds(
@@ -70,7 +54,7 @@ Options Options::FromEnvironment(config::Environment& env) {
                                        o.max_connections_per_address, 1, 1000000);
   o.idle_anonymous_timeout = std::chrono::milliseconds(env.Int(
       "NETGRAPH_WS_IDLE_ANONYMOUS_TIMEOUT_MS", o.idle_anonymous_timeout.count(), 1000, 86400000));
-  o.trusted_proxies = CommaList(env.String("NETGRAPH_WS_TRUSTED_PROXIES", "127.0.0.1,::1"));
+  o.trusted_proxies = env.List("NETGRAPH_WS_TRUSTED_PROXIES", "127.0.0.1,::1");
   return o;
 }
 

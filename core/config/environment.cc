@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <sstream>
 #include <utility>
 
 namespace netgraph::config {
@@ -43,6 +44,20 @@ bool Environment::Bool(const std::string& name, bool fallback) {
   if (v == "0" || v == "false" || v == "no" || v == "off") return false;
   problems_.push_back(name + " must be true or false, not '" + v + "'");
   return fallback;
+}
+
+std::vector<std::string> Environment::List(const std::string& name, const std::string& fallback) {
+  std::vector<std::string> items;
+  std::istringstream in(String(name, fallback));
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    std::size_t b = item.find_first_not_of(" \t");
+    std::size_t e = item.find_last_not_of(" \t/");
+    if (b != std::string::npos && e != std::string::npos && e >= b) {
+      items.push_back(item.substr(b, e - b + 1));
+    }
+  }
+  return items;
 }
 
 Status Environment::status() const {

@@ -32,6 +32,10 @@ class Environment {
                    std::int64_t max);
   // true/false, 1/0, yes/no, on/off.
   bool Bool(const std::string& name, bool fallback);
+  // A comma-separated list ("a, b,c" -> {"a", "b", "c"}), `fallback` when unset or empty. Items are
+  // trimmed, empty ones dropped, and a trailing "/" is dropped: the lists are of origins and
+  // addresses, which never end in one, while an origin copied from a browser's address bar does.
+  std::vector<std::string> List(const std::string& name, const std::string& fallback = {});
 
   // Ok, or one error naming every bad variable.
   Status status() const;
