@@ -24,7 +24,8 @@ const links = new Map();  // "source|target|type" -> {source, target, type, elem
 let lastUpdated = null;
 
 const palette = ['#3b7dd8', '#e0612f', '#2f9e6e', '#9b59b6', '#c9a227', '#d6457a', '#4aa3b5'];
-const knownTypes = ['Investor', 'Wallet', 'Round', 'Token'];
+// The service's types and the demo data's (docs/api.md) get distinct colours; others share the rest.
+const knownTypes = ['Investor', 'Wallet', 'Round', 'Token', 'Treasury', 'Pool'];
 const legend = new Map();
 function colourOf(type) {
   let index = knownTypes.indexOf(type);

@@ -25,6 +25,15 @@ export async function openPage(browser, { viewport = { width: 1280, height: 800 
     if (message.type() === 'error') page.problems.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => page.problems.push(`exception: ${error.message}`));
+  // The WebSocket traffic, for the message of a failed assertion.
+  page.socketLog = [];
+  page.on('websocket', (socket) => {
+    const note = (line) => page.socketLog.push(`${new Date().toISOString()} ${line.slice(0, 160)}`);
+    note(`open ${socket.url()}`);
+    socket.on('framesent', (frame) => note(`> ${frame.payload}`));
+    socket.on('framereceived', (frame) => note(`< ${frame.payload}`));
+    socket.on('close', () => note('closed'));
+  });
   return page;
 }
 

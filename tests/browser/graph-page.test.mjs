@@ -91,6 +91,8 @@ test('the graph page draws networkGraph, adds a claimed wallet within 1 s and su
   assert.notEqual((await state(page)).lastUpdated, loaded.lastUpdated);
   await screenshot(page, 'graph-page-after-claim');
 
+  assert.deepEqual(page.problems, []);
+
   // netgraph-ws goes away: the page notices, and reconnects once it is back.
   const wsPid = readPid('ws.pid');
   assert.ok(wsPid && isAlive(wsPid), 'the stack runs netgraph-ws');
@@ -106,7 +108,10 @@ test('the graph page draws networkGraph, adds a claimed wallet within 1 s and su
   t.diagnostic(`after the restart, claim response to node drawn: ${second.elapsed.toFixed(0)} ms`);
   assert.notEqual(second.id, first.id);
   await screenshot(page, 'graph-page-after-reconnect');
-  assert.deepEqual(page.problems, []);
+  // While netgraph-ws was down Chromium itself logs each failed reconnection attempt (nginx: 502);
+  // nothing else may have gone wrong.
+  assert.deepEqual(page.problems.filter((problem) =>
+    !/WebSocket connection to '.*' failed: .*Unexpected response code: 502/.test(problem)), []);
   await page.context().close();
 });
 

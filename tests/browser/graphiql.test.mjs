@@ -63,12 +63,14 @@ test('GraphiQL loads without errors, runs a query, and with a token header runs 
     ?.CodeMirror.getValue().includes('"networkGraph"'));
   const graph = JSON.parse(await response(page));
   assert.equal(graph.data.networkGraph.nodes.length, 5);
+  // This query's result, not the default query's (which selects more fields).
+  for (const node of graph.data.networkGraph.nodes) assert.deepEqual(Object.keys(node), ['id']);
   await screenshot(page, 'graphiql-query');
 
   // The header editor (GraphiQL's "Headers" tab) carries the token.
   const user = newUser('graphiql', { email: 'graphiql@example.com' });
   await page.click('button:text-is("Headers")');
-  await setEditor(page, '.graphiql-editor-tool', JSON.stringify({ Authorization: `Bearer ${user.token}` }));
+  await setEditor(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)', JSON.stringify({ Authorization: `Bearer ${user.token}` }));
   await run(page, '{ getUserPortfolio { success error data { user { idpDid email } } } }');
   await page.waitForFunction(() => document.querySelector('.graphiql-response .CodeMirror')
     ?.CodeMirror.getValue().includes('"getUserPortfolio"'));
@@ -86,7 +88,7 @@ test('a networkUpdated subscription run in GraphiQL receives the update of a cla
   // Marker updates through Redis until GraphiQL shows one: the subscription is then in place.
   const deadline = Date.now() + 30000;
   for (let seen = false; !seen;) {
-    assert.ok(Date.now() < deadline, 'no published update reached GraphiQL');
+    assert.ok(Date.now() < deadline, `no published update reached GraphiQL:\n${page.socketLog.join('\n')}`);
     const marker = uniqueMarker('graphiql');
     try { await publish(networkUpdate(marker)); } catch { /* Redis busy: try again */ }
     for (let i = 0; i < 10 && !seen; i++) {
