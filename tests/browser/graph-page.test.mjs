@@ -53,6 +53,8 @@ async function claimAndWatch(page) {
   }, [...before], { polling: 'raf', timeout: 30000 });
   const elapsed = performance.now() - answered;
   const id = await handle.jsonValue();
+  const highlighted = await page.$eval(`#graph circle[data-id="${id}"]`, (c) => c.classList.contains('fresh'));
+  assert.equal(highlighted, true, 'a new node is highlighted');
   // It is the claim's wallet: the newest Wallet node the API reports.
   const { body } = await graphql('{ networkGraph(limit: 5) { nodes { id type } } }');
   const newest = body.data.networkGraph.nodes.find((n) => n.type === 'Wallet');
