@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "core/api/service.h"
-#include "core/graphql/build_schema.h"
 #include "core/graphql/engine.h"
-#include "core/graphql/parser.h"
+#include "core/graphql/language/parser.h"
+#include "core/graphql/type/build_schema.h"
 #include "core/graphql/validation/validate.h"
 
 namespace {

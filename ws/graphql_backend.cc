@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/graphql/value.h"
+#include "core/graphql/utilities/value.h"
 #include "core/log.h"
 
 namespace netgraph::ws {

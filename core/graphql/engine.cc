@@ -4,17 +4,17 @@
 #include <string>
 #include <utility>
 
-#include "core/graphql/build_schema.h"
 #include "core/graphql/execution/bindings.h"
 #include "core/graphql/execution/document_cache.h"
 #include "core/graphql/execution/executor.h"
 #include "core/graphql/execution/introspection.h"
 #include "core/graphql/execution/prepared_document.h"
-#include "core/graphql/parser.h"
-#include "core/graphql/schema_printer.h"
-#include "core/graphql/suggestion_list.h"
+#include "core/graphql/language/parser.h"
+#include "core/graphql/language/visitor.h"
+#include "core/graphql/type/build_schema.h"
+#include "core/graphql/type/schema_printer.h"
+#include "core/graphql/utilities/suggestion_list.h"
 #include "core/graphql/validation/validate.h"
-#include "core/graphql/visitor.h"
 
 namespace netgraph::graphql {
 

@@ -25,7 +25,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/graphql/value.h"
+#include "core/graphql/utilities/value.h"
 #include "core/status.h"
 
 namespace netgraph::graphql {

@@ -8,12 +8,12 @@
 #include <unordered_map>
 #include <utility>
 
-#include "core/graphql/builtins.h"
-#include "core/graphql/directive_location.h"
-#include "core/graphql/printer.h"
-#include "core/graphql/source_location.h"
-#include "core/graphql/suggestion_list.h"
-#include "core/graphql/visitor.h"
+#include "core/graphql/language/directive_location.h"
+#include "core/graphql/language/printer.h"
+#include "core/graphql/language/source_location.h"
+#include "core/graphql/language/visitor.h"
+#include "core/graphql/type/builtins.h"
+#include "core/graphql/utilities/suggestion_list.h"
 
 namespace netgraph::graphql {
 

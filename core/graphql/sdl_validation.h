@@ -11,8 +11,8 @@
 
 #include <vector>
 
-#include "core/graphql/ast.h"
 #include "core/graphql/engine.h"
+#include "core/graphql/language/ast.h"
 
 namespace netgraph::graphql {
 

@@ -14,7 +14,7 @@
 #include "core/graphql/execution/leaf_serializer.h"
 #include "core/graphql/execution/response_buffer.h"
 #include "core/graphql/execution/variables.h"
-#include "core/graphql/suggestion_list.h"
+#include "core/graphql/utilities/suggestion_list.h"
 #include "core/graphql/validation/validate.h"
 #include "core/log.h"
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/graphql/number_format.h"
-#include "core/graphql/utf8.h"
+#include "core/graphql/language/utf8.h"
+#include "core/graphql/utilities/number_format.h"
 
 namespace netgraph::graphql::json {
 

@@ -19,7 +19,7 @@
 
 #include "core/graphql/engine.h"
 #include "core/graphql/execution/response_buffer.h"
-#include "core/graphql/value.h"
+#include "core/graphql/utilities/value.h"
 
 namespace netgraph::graphql::json {
 

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graphql/ast.h"
-#include "core/graphql/name_map.h"
+#include "core/graphql/language/ast.h"
+#include "core/graphql/utilities/name_map.h"
 #include "core/graphql/validation/validation_context.h"
 
 namespace netgraph::graphql {

@@ -5,9 +5,9 @@
 #include <tuple>
 #include <vector>
 
+#include "core/graphql/language/visitor.h"
 #include "core/graphql/validation/rules.h"
 #include "core/graphql/validation/validation_context.h"
-#include "core/graphql/visitor.h"
 
 namespace netgraph::graphql {
 

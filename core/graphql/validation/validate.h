@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graphql/ast.h"
 #include "core/graphql/engine.h"
-#include "core/graphql/schema.h"
+#include "core/graphql/language/ast.h"
+#include "core/graphql/type/schema.h"
 
 namespace netgraph::graphql {
 

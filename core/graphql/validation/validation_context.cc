@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "core/graphql/visitor.h"
+#include "core/graphql/language/visitor.h"
 
 namespace netgraph::graphql {
 

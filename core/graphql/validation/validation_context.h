@@ -15,12 +15,12 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graphql/ast.h"
 #include "core/graphql/engine.h"
-#include "core/graphql/name_map.h"
-#include "core/graphql/schema.h"
-#include "core/graphql/source_location.h"
-#include "core/graphql/validation/type_info.h"
+#include "core/graphql/language/ast.h"
+#include "core/graphql/language/source_location.h"
+#include "core/graphql/type/schema.h"
+#include "core/graphql/utilities/name_map.h"
+#include "core/graphql/utilities/type_info.h"
 #include "core/graphql/validation/validate.h"
 
 namespace netgraph::graphql {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graphql/build_schema.h"
+#include "core/graphql/type/build_schema.h"
 #include "test_engine.h"
 
 namespace netgraph::graphql {
