@@ -25,25 +25,12 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/graphql/error/error.h"
+#include "core/graphql/language/operation_type.h"
 #include "core/graphql/utilities/value.h"
 #include "core/status.h"
 
 namespace netgraph::graphql {
-
-enum class OperationType { kQuery, kMutation, kSubscription };
-
-struct SourceLocation {
-  int line = 0;    // 1-based
-  int column = 0;  // 1-based, in UTF-16 code units, as graphql-js counts them
-};
-
-// An error as a response shows it. `path` holds response keys (strings) and list indices (ints).
-struct Error {
-  std::string message;
-  std::vector<SourceLocation> locations;
-  Value path;        // null or a List
-  Value extensions;  // null or an Object
-};
 
 // Per-request data the caller hands through to resolvers: the authenticated user, a store handle...
 // Resolvers static_cast it to the caller's own subclass.

@@ -11,7 +11,7 @@
 
 #include <vector>
 
-#include "core/graphql/engine.h"
+#include "core/graphql/error/error.h"
 #include "core/graphql/language/ast.h"
 
 namespace netgraph::graphql {

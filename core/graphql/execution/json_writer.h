@@ -17,7 +17,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "core/graphql/engine.h"
+#include "core/graphql/error/error.h"
 #include "core/graphql/execution/response_buffer.h"
 #include "core/graphql/utilities/value.h"
 

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/graphql/engine.h"
+#include "core/graphql/error/error.h"
 #include "core/graphql/language/ast.h"
 #include "core/graphql/type/schema.h"
 #include "core/graphql/utilities/value.h"

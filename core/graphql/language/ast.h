@@ -27,8 +27,9 @@
 #include <string>
 #include <string_view>
 
-#include "core/graphql/engine.h"
 #include "core/graphql/language/arena.h"
+#include "core/graphql/language/operation_type.h"
+#include "core/graphql/language/source_location.h"
 
 namespace netgraph::graphql::ast {
 

@@ -16,7 +16,7 @@
 #include <memory>
 #include <string>
 
-#include "core/graphql/engine.h"
+#include "core/graphql/error/error.h"
 #include "core/graphql/language/ast.h"
 
 namespace netgraph::graphql {

@@ -8,9 +8,13 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graphql/engine.h"
-
 namespace netgraph::graphql {
+
+// Where in a source an error points (graphql-js's SourceLocation).
+struct SourceLocation {
+  int line = 0;    // 1-based
+  int column = 0;  // 1-based, in UTF-16 code units, as graphql-js counts them
+};
 
 // One lookup: scans the source from the start. For many lookups in one source use LineIndex.
 SourceLocation LocateOffset(std::string_view source, std::uint32_t offset);

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graphql/engine.h"
+#include "core/graphql/error/error.h"
 #include "core/graphql/type/schema.h"
 
 namespace netgraph::graphql {

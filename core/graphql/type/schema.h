@@ -26,9 +26,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graphql/engine.h"
 #include "core/graphql/language/ast.h"
 #include "core/graphql/language/directive_location.h"
+#include "core/graphql/language/operation_type.h"
 #include "core/graphql/type/type_ref.h"
 #include "core/graphql/utilities/name_map.h"
 #include "core/graphql/utilities/value.h"

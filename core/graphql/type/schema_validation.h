@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "core/graphql/engine.h"
+#include "core/graphql/error/error.h"
 #include "core/graphql/language/source_location.h"
 #include "core/graphql/type/schema.h"
 

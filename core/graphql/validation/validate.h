@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graphql/engine.h"
+#include "core/graphql/error/error.h"
 #include "core/graphql/language/ast.h"
 #include "core/graphql/type/schema.h"
 

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graphql/engine.h"
+#include "core/graphql/error/error.h"
 #include "core/graphql/language/ast.h"
 #include "core/graphql/language/source_location.h"
 #include "core/graphql/type/schema.h"
