@@ -7,10 +7,10 @@
 
 #include "core/graphql/language/parser.h"
 #include "core/graphql/language/source_location.h"
-#include "core/graphql/sdl_validation.h"
 #include "core/graphql/type/builtins.h"
 #include "core/graphql/type/schema_validation.h"
 #include "core/graphql/utilities/input_literal.h"
+#include "core/graphql/validation/validate.h"
 
 namespace netgraph::graphql {
 

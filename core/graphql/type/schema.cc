@@ -85,6 +85,11 @@ const EnumValue* NamedType::FindEnumValue(std::string_view value_name) const {
 Schema::Schema() = default;
 Schema::~Schema() = default;
 
+const Schema& Schema::Empty() {
+  static const Schema* const empty = new Schema();
+  return *empty;
+}
+
 const NamedType* Schema::FindType(std::string_view name) const {
   const NamedType* const* type = type_index_.Find(name);
   return type == nullptr ? nullptr : *type;

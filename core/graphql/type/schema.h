@@ -149,6 +149,10 @@ class Schema {
   Schema& operator=(const Schema&) = delete;
   ~Schema();
 
+  // A schema with no types and no directives: what an SDL document is validated against before
+  // its schema exists (ValidateSdl in core/graphql/validation/validate.h).
+  static const Schema& Empty();
+
   // The types of the schema in graphql-js's type map order (which introspection's __schema.types
   // and PrintSchema follow), built-in and introspection types included.
   const std::vector<const NamedType*>& types() const { return types_; }
