@@ -142,7 +142,7 @@ class EngineImpl final : public Engine {
 
   static ExecutionResult ForeignDocument() {
     return ExecutionResult{
-        false, "{\"errors\":[{\"message\":\"The document was not prepared by this engine.\"}]}"};
+        false, {}, "[{\"message\":\"The document was not prepared by this engine.\"}]"};
   }
 
   // Parses and validates `query`, within the token, depth, alias and introspection depth limits.
@@ -203,6 +203,23 @@ class EngineImpl final : public Engine {
 };
 
 }  // namespace
+
+std::string ExecutionResult::Body(std::string_view extensions) const {
+  std::string body;
+  body.reserve(errors.size() + data.size() + extensions.size() + 32);
+  body += '{';
+  if (!errors.empty()) body.append("\"errors\":").append(errors);
+  if (has_data) {
+    if (!errors.empty()) body += ',';
+    body.append("\"data\":").append(data);
+  }
+  if (!extensions.empty()) {
+    if (body.size() > 1) body += ',';
+    body.append("\"extensions\":").append(extensions);
+  }
+  body += '}';
+  return body;
+}
 
 std::unique_ptr<Engine> Engine::Create(std::string_view sdl, const EngineOptions& options,
                                        std::vector<Error>* errors) {
