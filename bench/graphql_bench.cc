@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "core/api/service.h"
-#include "core/graphql/build_schema.h"
 #include "core/graphql/engine.h"
-#include "core/graphql/parser.h"
+#include "core/graphql/language/parser.h"
+#include "core/graphql/type/build_schema.h"
 #include "core/graphql/validation/validate.h"
 
 namespace {
@@ -91,10 +91,11 @@ std::unique_ptr<Engine> ServiceEngine(const Value& data, std::size_t cache_capac
   return engine;
 }
 
-ExecutionResult Run(Engine& engine, const Document& document) {
+// The response body a transport sends.
+std::string Run(Engine& engine, const Document& document) {
   ExecuteParams params;
   params.variables = document.variables.is_null() ? nullptr : &document.variables;
-  return engine.Execute(*engine.Prepare(document.query), params);
+  return engine.Execute(*engine.Prepare(document.query), params).Body();
 }
 
 void CountAllocations(benchmark::State& state, std::size_t before) {
@@ -129,11 +130,11 @@ void BenchParseValidate(benchmark::State& state, const Schema* schema, const Doc
 }
 
 void BenchExecute(benchmark::State& state, Engine* engine, const Document& document) {
-  std::size_t bytes = Run(*engine, document).body.size();  // warms the cache when there is one
+  std::size_t bytes = Run(*engine, document).size();  // warms the cache when there is one
   const std::size_t before = allocations.load();
   for (auto _ : state) {
-    ExecutionResult result = Run(*engine, document);
-    benchmark::DoNotOptimize(result.body.data());
+    std::string body = Run(*engine, document);
+    benchmark::DoNotOptimize(body.data());
   }
   CountAllocations(state, before);
   state.counters["response_bytes"] = static_cast<double>(bytes);
@@ -160,9 +161,9 @@ int main(int argc, char** argv) {
 
   for (const Document& document : documents) {
     // A benchmark of an error response would measure the wrong thing.
-    ExecutionResult result = Run(*cached, document);
-    if (!result.body.starts_with("{\"data\"")) {
-      std::cerr << document.name << " does not execute cleanly: " << result.body << "\n";
+    std::string body = Run(*cached, document);
+    if (!body.starts_with("{\"data\"")) {
+      std::cerr << document.name << " does not execute cleanly: " << body << "\n";
       return 1;
     }
     benchmark::RegisterBenchmark(("Parse/" + document.name).c_str(), BenchParse, document);

@@ -16,9 +16,9 @@
 
 #include "cli/command.h"
 #include "core/api/service.h"
-#include "core/graphql/build_schema.h"
-#include "core/graphql/parser.h"
-#include "core/graphql/schema_printer.h"
+#include "core/graphql/language/parser.h"
+#include "core/graphql/type/build_schema.h"
+#include "core/graphql/type/schema_printer.h"
 #include "core/graphql/validation/validate.h"
 
 namespace netgraph::cli {

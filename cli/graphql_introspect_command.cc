@@ -52,8 +52,8 @@ int Introspect(Arguments& arguments) {
   graphql::ExecuteParams params;
   if (operation_name) params.operation_name = *operation_name;
   graphql::ExecutionResult result = engine->Execute(*engine->Prepare(query), params);
-  std::cout << result.body << "\n";
-  return result.has_data && result.body.starts_with("{\"data\"") ? kExitOk : kExitFailed;
+  std::cout << result.Body() << "\n";
+  return result.has_data && result.errors.empty() ? kExitOk : kExitFailed;
 }
 
 }  // namespace

@@ -14,6 +14,9 @@ namespace {
 
 constexpr std::string_view kGraphQLResponseJson = "application/graphql-response+json";
 constexpr std::string_view kJson = "application/json";
+// Subscriptions are served by netgraph-ws, which nginx reaches on the same path.
+constexpr std::string_view kSubscriptionOverHttp =
+    "Subscriptions are not supported over HTTP; subscribe over WebSocket at /graphql.";
 
 std::string Lower(std::string_view text) {
   std::string out(text);
@@ -262,13 +265,14 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
   execute.operation_name = operation_name;
   execute.variables = params.variables.is_null() ? nullptr : &params.variables;
   execute.context = scope.get();
+  execute.subscription_refusal = kSubscriptionOverHttp;
   graphql::ExecutionResult result = engine.Execute(*document, execute);
 
   HttpResponse response;
   response.status = result.has_data || *media_type == ResponseMediaType::kJson ? 200 : 400;
   response.SetHeader("Content-Type", ContentType(*media_type));
   response.SetHeader("Cache-Control", "no-store");
-  response.body = std::move(result.body);
+  response.body = result.Body();
   return response;
 }
 

@@ -7,14 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/graphql/value.h"
+#include "core/graphql/utilities/value.h"
 #include "core/log.h"
 
 namespace netgraph::ws {
 namespace {
 
-std::string RequestError(std::string_view message) {
-  return nlohmann::json{{"errors", nlohmann::json::array({{{"message", message}}})}}.dump();
+graphql::ExecutionResult RequestError(std::string_view message) {
+  return {false, {}, nlohmann::json::array({{{"message", message}}}).dump()};
 }
 
 constexpr std::size_t kTrimAfterReleasedBytes = 1024 * 1024;
@@ -63,7 +63,7 @@ StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
     // request error.
     graphql::ExecutionResult result = engine.Execute(*document, params);
     return {result.has_data ? StartResult::Kind::kResult : StartResult::Kind::kRequestError,
-            std::move(result.body)};
+            std::move(result)};
   }
 
   SubscriptionKey key = SubscriptionKey::Of(request);
@@ -73,7 +73,7 @@ StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
   if (hub_.Join(key, subscriber, id)) return {StartResult::Kind::kSubscribed, {}};
   graphql::ExecutionResult error;
   std::unique_ptr<graphql::Subscription> subscription = engine.Subscribe(document, params, &error);
-  if (!subscription) return {StartResult::Kind::kRequestError, std::move(error.body)};
+  if (!subscription) return {StartResult::Kind::kRequestError, std::move(error)};
   const graphql::Value& topic = subscription->topic();
   if (topic.kind() != graphql::Value::Kind::kString) {
     log::Error(

@@ -238,24 +238,24 @@ void Hub::Account(Subscriber* subscriber, const Entry& entry, bool use) {
 std::size_t Hub::Publish(std::string_view topic, const graphql::Value& event,
                          const UpdateStamp& stamp) {
   std::size_t deliveries = 0;
-  std::vector<std::pair<Entries::iterator, std::string>> failed;  // with their errors
+  std::vector<std::pair<Entries::iterator, graphql::ExecutionResult>> failed;
   for (auto entry = subscriptions_.begin(); entry != subscriptions_.end(); ++entry) {
     if (entry->second.topic != topic) continue;
     graphql::ExecutionResult result = executor_.ExecuteEvent(*entry->second.subscription, event);
     if (!result.has_data) {
-      failed.emplace_back(entry, std::move(result.body));
+      failed.emplace_back(entry, std::move(result));
       continue;
     }
-    SharedText shared = std::make_shared<const std::string>(StampedBody(result.body, stamp));
+    SharedText shared = std::make_shared<const std::string>(result.Body(StampExtensions(stamp)));
     for (const Member& member : entry->second.members) {
       member.first->OnNext(member.second, shared);
       ++deliveries;
     }
   }
-  for (auto& [entry, errors] : failed) {
+  for (auto& [entry, failure] : failed) {
     std::set<Member> members = entry->second.members;
     for (const Member& member : members) Remove(member);  // the last one erases the entry
-    for (const Member& member : members) member.first->OnFailed(member.second, errors);
+    for (const Member& member : members) member.first->OnFailed(member.second, failure);
   }
   return deliveries;
 }

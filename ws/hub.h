@@ -30,7 +30,7 @@
 #include <utility>
 
 #include "core/graphql/engine.h"
-#include "core/graphql/value.h"
+#include "core/graphql/utilities/value.h"
 #include "core/status.h"
 #include "ws/options.h"
 #include "ws/session.h"

@@ -33,9 +33,9 @@ void LegacyWsSession::OnNext(const std::string& id, const SharedText& result) {
   peer_.Send(OperationMessage("data", id, result));
 }
 
-void LegacyWsSession::OnFailed(const std::string& id, const std::string& errors_body) {
+void LegacyWsSession::OnFailed(const std::string& id, const graphql::ExecutionResult& failure) {
   if (running_.erase(id) == 0) return;
-  peer_.Send(OperationMessage("data", id, errors_body));
+  peer_.Send(OperationMessage("data", id, failure.Body()));
   peer_.Send(OperationMessage("complete", id));
 }
 
@@ -67,7 +67,7 @@ void LegacyWsSession::OnStart(const nlohmann::json& message) {
   std::optional<StartResult> result = StartOperation(*id, *request);
   if (!result || result->kind == StartResult::Kind::kSubscribed) return;
   // Results and request errors alike: one data message, then complete.
-  peer_.Send(OperationMessage("data", *id, result->body));
+  peer_.Send(OperationMessage("data", *id, result->result.Body()));
   peer_.Send(OperationMessage("complete", *id));
 }
 

@@ -25,7 +25,7 @@ class LegacyWsSession final : public Session {
   void OnMessage(std::string_view text) override;
   void OnTimer() override;
   void OnNext(const std::string& id, const SharedText& result) override;
-  void OnFailed(const std::string& id, const std::string& errors_body) override;
+  void OnFailed(const std::string& id, const graphql::ExecutionResult& failure) override;
 
  private:
   // Sends connection_error {"message": reason}, then closes with `code` and `reason`.

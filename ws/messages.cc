@@ -69,18 +69,6 @@ const std::string* JsonOperationId(const nlohmann::json& message) {
 
 nlohmann::json ErrorObject(std::string_view text) { return {{"message", text}}; }
 
-std::string ErrorsOf(std::string_view body) {
-  nlohmann::json parsed = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_object()) {
-    auto errors = parsed.find("errors");
-    if (errors != parsed.end() && errors->is_array() && !errors->empty()) {
-      return errors->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    }
-  }
-  return nlohmann::json::array({ErrorObject("The operation failed without an error message")})
-      .dump();
-}
-
 std::string LimitCloseReason(std::string reason, std::string_view fallback) {
   return reason.size() <= kMaxCloseReasonBytes ? std::move(reason) : std::string(fallback);
 }

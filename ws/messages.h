@@ -41,10 +41,6 @@ const std::string* JsonOperationId(const nlohmann::json& message);
 // {"message": text}: an error as both protocols show one.
 nlohmann::json ErrorObject(std::string_view text);
 
-// The "errors" list of a request-error body ({"errors":[...]}) as JSON text; a list holding one
-// error that says so when the body has none (which the engine never produces).
-std::string ErrorsOf(std::string_view body);
-
 // The most a WebSocket close frame's reason may hold.
 inline constexpr std::size_t kMaxCloseReasonBytes = 123;
 // `reason` when it fits a close frame, otherwise `fallback`.

@@ -98,7 +98,8 @@ std::optional<StartResult> Session::StartOperation(const std::string& id,
     nlohmann::json errors = nlohmann::json::array(
         {ErrorObject("Too many subscriptions on this connection (the limit is " +
                      std::to_string(options_.max_operations) + ")")});
-    return StartResult{StartResult::Kind::kRequestError, nlohmann::json{{"errors", errors}}.dump()};
+    return StartResult{StartResult::Kind::kRequestError,
+                       graphql::ExecutionResult{false, {}, errors.dump()}};
   }
   StartResult result = backend_.Start(*this, id, request, authentication.context.get());
   if (result.kind == StartResult::Kind::kSubscribed) running_.insert(id);

@@ -54,11 +54,11 @@ struct OperationRequest {
 struct StartResult {
   enum class Kind {
     kSubscribed,    // a subscription is running; its results come through Subscriber::OnNext
-    kResult,        // a query or mutation ran: `body` is its ExecutionResult
-    kRequestError,  // nothing ran: `body` is {"errors":[...]}
+    kResult,        // a query or mutation ran: `result` is its ExecutionResult
+    kRequestError,  // nothing ran: `result` holds only errors
   };
   Kind kind = Kind::kRequestError;
-  std::string body;
+  graphql::ExecutionResult result;
 };
 
 // Whoever starts subscriptions receives their results.
@@ -67,9 +67,9 @@ class Subscriber {
   virtual ~Subscriber() = default;
   // A result of subscription `id`: a serialised ExecutionResult shared with other subscribers.
   virtual void OnNext(const std::string& id, const SharedText& result) = 0;
-  // Subscription `id` ended with a request error (`errors_body` is {"errors":[...]}); it is no
-  // longer running and must not be stopped.
-  virtual void OnFailed(const std::string& id, const std::string& errors_body) = 0;
+  // Subscription `id` ended with a request error (`failure` holds only errors); it is no longer
+  // running and must not be stopped.
+  virtual void OnFailed(const std::string& id, const graphql::ExecutionResult& failure) = 0;
 };
 
 // What Backend::Authenticate made of a connection's credentials.

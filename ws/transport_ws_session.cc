@@ -48,9 +48,9 @@ void TransportWsSession::OnNext(const std::string& id, const SharedText& result)
   peer_.Send(OperationMessage("next", id, result));
 }
 
-void TransportWsSession::OnFailed(const std::string& id, const std::string& errors_body) {
+void TransportWsSession::OnFailed(const std::string& id, const graphql::ExecutionResult& failure) {
   if (running_.erase(id) == 0) return;
-  peer_.Send(OperationMessage("error", id, ErrorsOf(errors_body)));
+  peer_.Send(OperationMessage("error", id, failure.errors));
 }
 
 void TransportWsSession::OnConnectionInit(const nlohmann::json& message) {
@@ -100,11 +100,11 @@ void TransportWsSession::OnSubscribe(const nlohmann::json& message) {
     case StartResult::Kind::kSubscribed:
       break;
     case StartResult::Kind::kResult:
-      peer_.Send(OperationMessage("next", *id, result->body));
+      peer_.Send(OperationMessage("next", *id, result->result.Body()));
       peer_.Send(OperationMessage("complete", *id));
       break;
     case StartResult::Kind::kRequestError:
-      peer_.Send(OperationMessage("error", *id, ErrorsOf(result->body)));
+      peer_.Send(OperationMessage("error", *id, result->result.errors));
       break;
   }
 }

@@ -23,7 +23,7 @@ class TransportWsSession final : public Session {
   void OnMessage(std::string_view text) override;
   void OnTimer() override;
   void OnNext(const std::string& id, const SharedText& result) override;
-  void OnFailed(const std::string& id, const std::string& errors_body) override;
+  void OnFailed(const std::string& id, const graphql::ExecutionResult& failure) override;
 
  private:
   void CloseWith(int code, std::string_view reason) override;

@@ -60,22 +60,13 @@ std::optional<std::string> RefusalLog::Refused(std::string_view reason, Clock::t
   return line;
 }
 
-std::string StampedBody(std::string_view body, const UpdateStamp& stamp) {
-  std::string extensions = R"("extensions":{"sequence":)" + std::to_string(stamp.sequence);
+std::string StampExtensions(const UpdateStamp& stamp) {
+  std::string extensions = R"({"sequence":)" + std::to_string(stamp.sequence);
   if (stamp.publisher_sequence) {
     extensions += R"(,"publisherSequence":)" + std::to_string(*stamp.publisher_sequence);
   }
   extensions += '}';
-  // body is a JSON object: insert before its closing brace.
-  std::size_t close = body.rfind('}');
-  if (close == std::string_view::npos) return std::string(body);
-  std::string stamped;
-  stamped.reserve(body.size() + extensions.size() + 1);
-  stamped.append(body.substr(0, close));
-  if (body.find_first_not_of(" \t\r\n{", 0) < close) stamped += ',';
-  stamped += extensions;
-  stamped.append(body.substr(close));
-  return stamped;
+  return extensions;
 }
 
 }  // namespace netgraph::ws

@@ -80,9 +80,8 @@ class RefusalLog {
   std::int64_t suppressed_ = 0;
 };
 
-// `body`, a serialised ExecutionResult ({"data":...} and/or {"errors":[...]}, no extensions), with
-// the stamp added as its "extensions" member.
-std::string StampedBody(std::string_view body, const UpdateStamp& stamp);
+// The stamp as the "extensions" object of an update's response (ExecutionResult::Body).
+std::string StampExtensions(const UpdateStamp& stamp);
 
 }  // namespace netgraph::ws
 

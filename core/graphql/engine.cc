@@ -4,17 +4,17 @@
 #include <string>
 #include <utility>
 
-#include "core/graphql/build_schema.h"
 #include "core/graphql/execution/bindings.h"
 #include "core/graphql/execution/document_cache.h"
 #include "core/graphql/execution/executor.h"
 #include "core/graphql/execution/introspection.h"
 #include "core/graphql/execution/prepared_document.h"
-#include "core/graphql/parser.h"
-#include "core/graphql/schema_printer.h"
-#include "core/graphql/suggestion_list.h"
+#include "core/graphql/language/parser.h"
+#include "core/graphql/language/visitor.h"
+#include "core/graphql/type/build_schema.h"
+#include "core/graphql/type/schema_printer.h"
+#include "core/graphql/utilities/suggestion_list.h"
 #include "core/graphql/validation/validate.h"
-#include "core/graphql/visitor.h"
 
 namespace netgraph::graphql {
 
@@ -142,7 +142,7 @@ class EngineImpl final : public Engine {
 
   static ExecutionResult ForeignDocument() {
     return ExecutionResult{
-        false, "{\"errors\":[{\"message\":\"The document was not prepared by this engine.\"}]}"};
+        false, {}, "[{\"message\":\"The document was not prepared by this engine.\"}]"};
   }
 
   // Parses and validates `query`, within the token, depth, alias and introspection depth limits.
@@ -203,6 +203,23 @@ class EngineImpl final : public Engine {
 };
 
 }  // namespace
+
+std::string ExecutionResult::Body(std::string_view extensions) const {
+  std::string body;
+  body.reserve(errors.size() + data.size() + extensions.size() + 32);
+  body += '{';
+  if (!errors.empty()) body.append("\"errors\":").append(errors);
+  if (has_data) {
+    if (!errors.empty()) body += ',';
+    body.append("\"data\":").append(data);
+  }
+  if (!extensions.empty()) {
+    if (body.size() > 1) body += ',';
+    body.append("\"extensions\":").append(extensions);
+  }
+  body += '}';
+  return body;
+}
 
 std::unique_ptr<Engine> Engine::Create(std::string_view sdl, const EngineOptions& options,
                                        std::vector<Error>* errors) {

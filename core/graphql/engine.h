@@ -6,7 +6,8 @@
 // The engine knows nothing of HTTP or WebSockets. A caller turns an ExecutionResult into its own
 // transport: `has_data` tells a request error (no `data` key: parse, validation, operation
 // selection or variable coercion failed) from an executed operation (a `data` key, possibly null,
-// with field errors beside it).
+// with field errors beside it). `data` and `errors` come serialised but apart, so a transport can
+// send the errors alone or add its own extensions without parsing the response again.
 //
 // Thread-safety: Create and Bind* happen before any request. After that, Prepare, Execute,
 // Subscribe and ExecuteEvent may be called from one thread at a time per Engine (each process owns
@@ -25,25 +26,12 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/graphql/value.h"
+#include "core/graphql/error/error.h"
+#include "core/graphql/language/operation_type.h"
+#include "core/graphql/utilities/value.h"
 #include "core/status.h"
 
 namespace netgraph::graphql {
-
-enum class OperationType { kQuery, kMutation, kSubscription };
-
-struct SourceLocation {
-  int line = 0;    // 1-based
-  int column = 0;  // 1-based, in UTF-16 code units, as graphql-js counts them
-};
-
-// An error as a response shows it. `path` holds response keys (strings) and list indices (ints).
-struct Error {
-  std::string message;
-  std::vector<SourceLocation> locations;
-  Value path;        // null or a List
-  Value extensions;  // null or an Object
-};
 
 // Per-request data the caller hands through to resolvers: the authenticated user, a store handle...
 // Resolvers static_cast it to the caller's own subclass.
@@ -138,14 +126,23 @@ struct ExecuteParams {
   const nlohmann::json* variables = nullptr;  // a JSON object, or null/absent
   RequestContext* context = nullptr;
   Value root_value;
+  // The message of the request error Execute answers a subscription operation with: the transport
+  // knows where subscriptions go instead.
+  std::string_view subscription_refusal = "Subscription operations are not executed here.";
 };
 
 struct ExecutionResult {
-  // false: a request error; `body` is {"errors":[...]} with no data key.
+  // false: a request error: `errors` is set and there is no data, not even null.
   bool has_data = false;
-  // The serialised response map: {"errors":[...]} and/or {"data":...}, errors first, never an empty
-  // errors list.
-  std::string body;
+  // The `data` value as JSON (an object, or null when execution failed at the root); empty
+  // without data.
+  std::string data;
+  // The errors as a JSON list `[...]`; empty when there are none (never an empty list).
+  std::string errors;
+
+  // The response map: "errors" first (when any), then "data" (when has_data), then "extensions"
+  // when `extensions` (a serialised JSON object) is not empty.
+  std::string Body(std::string_view extensions = {}) const;
 };
 
 // A started subscription: the operation, its coerced variables and the source stream's topic, the

@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "core/graphql/build_schema.h"
-#include "core/graphql/parser.h"
-#include "core/graphql/printer.h"
-#include "core/graphql/schema_printer.h"
+#include "core/graphql/language/parser.h"
+#include "core/graphql/language/printer.h"
+#include "core/graphql/type/build_schema.h"
+#include "core/graphql/type/schema_printer.h"
 
 namespace {
 

@@ -141,17 +141,17 @@ std::unique_ptr<Engine> ServiceEngine(std::size_t cache_capacity) {
 
 // The checks every body must pass.
 void CheckBody(const ExecutionResult& result, const std::string& request) {
-  nlohmann::json body = nlohmann::json::parse(result.body, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json body = nlohmann::json::parse(result.Body(), nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded() || !body.is_object())
-    Fail("a body that is not a JSON object", result.body);
+    Fail("a body that is not a JSON object", result.Body());
   if (body.contains("data") != result.has_data)
-    Fail("has_data disagrees with the body", result.body);
+    Fail("has_data disagrees with the body", result.Body());
   if (body.contains("errors")) {
     if (!body["errors"].is_array() || body["errors"].empty())
-      Fail("an empty errors list", result.body);
-    if (!result.body.starts_with("{\"errors\":")) Fail("errors are not first", result.body);
+      Fail("an empty errors list", result.Body());
+    if (!result.Body().starts_with("{\"errors\":")) Fail("errors are not first", result.Body());
   } else if (!result.has_data) {
-    Fail("a request error without errors", result.body + "\n" + request);
+    Fail("a request error without errors", result.Body() + "\n" + request);
   }
 }
 
@@ -169,15 +169,15 @@ std::string Run(Engine& engine, const std::string& query, const nlohmann::json* 
         engine.Subscribe(document, params, &error);
     if (subscription == nullptr) {
       CheckBody(error, request);
-      return error.body;
+      return error.Body();
     }
     ExecutionResult event = engine.ExecuteEvent(*subscription, *Data().Find("graph"), nullptr);
     CheckBody(event, request);
-    return event.body;
+    return event.Body();
   }
   ExecutionResult result = engine.Execute(*document, params);
   CheckBody(result, request);
-  return result.body;
+  return result.Body();
 }
 
 }  // namespace

@@ -117,3 +117,14 @@ test('the public graph holds no email and no DID, after seeding and after claims
   assert.ok(!text.includes(email) && !text.includes(user.did));
   assert.ok(!text.includes('investor@example.com') && !text.includes('demo-investor'));
 });
+
+test('a subscription sent over HTTP is a request error that points to WebSocket', async () => {
+  const { status, body } = await graphql('subscription { networkUpdated { metadata { nodeCount } } }');
+  assert.equal(status, 400);
+  assert.deepEqual(body, {
+    errors: [{
+      message: 'Subscriptions are not supported over HTTP; subscribe over WebSocket at /graphql.',
+      locations: [{ line: 1, column: 1 }],
+    }],
+  });
+});

@@ -11,7 +11,7 @@
 
 #include "core/graphql/engine.h"
 #include "core/graphql/execution/leaf_serializer.h"
-#include "core/graphql/schema.h"
+#include "core/graphql/type/schema.h"
 
 namespace netgraph::graphql {
 

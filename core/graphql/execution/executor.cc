@@ -14,16 +14,13 @@
 #include "core/graphql/execution/leaf_serializer.h"
 #include "core/graphql/execution/response_buffer.h"
 #include "core/graphql/execution/variables.h"
-#include "core/graphql/suggestion_list.h"
+#include "core/graphql/utilities/suggestion_list.h"
 #include "core/graphql/validation/validate.h"
 #include "core/log.h"
 
 namespace netgraph::graphql {
 
 namespace {
-
-constexpr std::string_view kSubscriptionOverExecute =
-    "Subscriptions are not supported over HTTP; subscribe over WebSocket at /graphql.";
 
 const Value kNull;
 const Value kEmptyObject = Value::MakeObject({});  // the arguments of a field that takes none
@@ -51,7 +48,7 @@ inline bool SameName(std::string_view a, std::string_view b) {
 }
 
 ExecutionResult RequestError(std::vector<Error> errors) {
-  return ExecutionResult{false, json::ErrorsBody(errors)};
+  return ExecutionResult{false, {}, json::ErrorsList(errors)};
 }
 
 ExecutionResult RequestError(std::string message, std::vector<SourceLocation> locations = {}) {
@@ -155,11 +152,10 @@ class Execution {
                               {Locate(operation_.offset)},
                               {},
                               {}});
-      return Finish("{\"data\":null}");
+      return Finish("null");
     }
     const SelectionPlan& plan = RootPlan(*root_type);
     out_ = ResponseBuffer(plan.output_size_hint > 0 ? plan.output_size_hint : 256);
-    out_.Append("{\"data\":");
     const std::size_t mark = out_.size();
     bool completed = false;
     if (plan.error) {
@@ -173,7 +169,6 @@ class Execution {
       out_.Append("null");
       errors_.push_back(std::move(pending_));
     }
-    out_.Append('}');
     plan.output_size_hint = out_.size();
     return Finish(out_.Release());
   }
@@ -221,14 +216,8 @@ class Execution {
 
   SourceLocation Locate(std::uint32_t offset) const { return document_.document().Locate(offset); }
 
-  ExecutionResult Finish(std::string data_body) {
-    if (errors_.empty()) return ExecutionResult{true, std::move(data_body)};
-    ResponseBuffer body(data_body.size() + 128 * errors_.size());
-    body.Append('{');
-    json::AppendErrorsMember(errors_, &body);
-    body.Append(',');
-    body.Append(std::string_view(data_body).substr(1));  // `"data":...}` after the opening brace
-    return ExecutionResult{true, body.Release()};
+  ExecutionResult Finish(std::string data) {
+    return ExecutionResult{true, std::move(data), errors_.empty() ? "" : json::ErrorsList(errors_)};
   }
 
   // ---- Selection sets and fields. Each returns false when its value failed where null is not
@@ -650,7 +639,7 @@ ExecutionResult Executor::Execute(const PreparedDocumentImpl& document,
     const ast::OperationDefinition* operation =
         document.SelectOperation(params.operation_name, &unused);
     if (operation != nullptr && operation->operation == OperationType::kSubscription) {
-      return RequestError(std::string(kSubscriptionOverExecute),
+      return RequestError(std::string(params.subscription_refusal),
                           {document.document().Locate(operation->offset)});
     }
   }

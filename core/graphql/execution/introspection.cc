@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/graphql/input_literal.h"
+#include "core/graphql/utilities/input_literal.h"
 
 namespace netgraph::graphql {
 

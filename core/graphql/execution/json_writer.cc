@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/graphql/number_format.h"
-#include "core/graphql/utf8.h"
+#include "core/graphql/language/utf8.h"
+#include "core/graphql/utilities/number_format.h"
 
 namespace netgraph::graphql::json {
 
@@ -196,8 +196,8 @@ void AppendError(const Error& error, ResponseBuffer* out) {
   out->Append('}');
 }
 
-void AppendErrorsMember(const std::vector<Error>& errors, ResponseBuffer* out) {
-  out->Append("\"errors\":[");
+void AppendErrors(const std::vector<Error>& errors, ResponseBuffer* out) {
+  out->Append('[');
   bool first = true;
   for (const Error& error : errors) {
     if (!first) out->Append(',');
@@ -207,12 +207,10 @@ void AppendErrorsMember(const std::vector<Error>& errors, ResponseBuffer* out) {
   out->Append(']');
 }
 
-std::string ErrorsBody(const std::vector<Error>& errors) {
-  ResponseBuffer body(256);
-  body.Append('{');
-  AppendErrorsMember(errors, &body);
-  body.Append('}');
-  return body.Release();
+std::string ErrorsList(const std::vector<Error>& errors) {
+  ResponseBuffer list(256);
+  AppendErrors(errors, &list);
+  return list.Release();
 }
 
 }  // namespace netgraph::graphql::json

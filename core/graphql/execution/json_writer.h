@@ -17,9 +17,9 @@
 #include <emmintrin.h>
 #endif
 
-#include "core/graphql/engine.h"
+#include "core/graphql/error/error.h"
 #include "core/graphql/execution/response_buffer.h"
-#include "core/graphql/value.h"
+#include "core/graphql/utilities/value.h"
 
 namespace netgraph::graphql::json {
 
@@ -103,10 +103,10 @@ void AppendValue(const Value& value, ResponseBuffer* out);
 // One error of a response: message, locations, path, extensions (graphql-js's order; empty
 // members left out).
 void AppendError(const Error& error, ResponseBuffer* out);
-// `"errors":[...]` (no braces around it).
-void AppendErrorsMember(const std::vector<Error>& errors, ResponseBuffer* out);
-// A request error response: {"errors":[...]}.
-std::string ErrorsBody(const std::vector<Error>& errors);
+// An errors list: `[...]`.
+void AppendErrors(const std::vector<Error>& errors, ResponseBuffer* out);
+// The errors list `[...]` of a response.
+std::string ErrorsList(const std::vector<Error>& errors);
 
 }  // namespace netgraph::graphql::json
 

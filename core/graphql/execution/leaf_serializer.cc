@@ -5,10 +5,10 @@
 #include <limits>
 #include <string>
 
-#include "core/graphql/execution/inspect.h"
 #include "core/graphql/execution/json_writer.h"
-#include "core/graphql/number_format.h"
-#include "core/graphql/utf8.h"
+#include "core/graphql/language/utf8.h"
+#include "core/graphql/utilities/inspect.h"
+#include "core/graphql/utilities/number_format.h"
 
 namespace netgraph::graphql {
 

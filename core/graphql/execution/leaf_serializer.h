@@ -13,8 +13,8 @@
 #include <string_view>
 
 #include "core/graphql/execution/response_buffer.h"
-#include "core/graphql/schema.h"
-#include "core/graphql/value.h"
+#include "core/graphql/type/schema.h"
+#include "core/graphql/utilities/value.h"
 
 namespace netgraph::graphql {
 

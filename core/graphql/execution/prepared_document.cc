@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "core/graphql/visitor.h"
+#include "core/graphql/language/visitor.h"
 
 namespace netgraph::graphql {
 

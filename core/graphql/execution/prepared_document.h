@@ -19,9 +19,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graphql/ast.h"
 #include "core/graphql/engine.h"
 #include "core/graphql/execution/selection_plan.h"
+#include "core/graphql/language/ast.h"
 
 namespace netgraph::graphql {
 

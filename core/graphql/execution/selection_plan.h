@@ -20,12 +20,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/graphql/ast.h"
 #include "core/graphql/engine.h"
 #include "core/graphql/execution/bindings.h"
-#include "core/graphql/input_literal.h"
-#include "core/graphql/schema.h"
-#include "core/graphql/value.h"
+#include "core/graphql/language/ast.h"
+#include "core/graphql/type/schema.h"
+#include "core/graphql/utilities/input_literal.h"
+#include "core/graphql/utilities/value.h"
 
 namespace netgraph::graphql {
 

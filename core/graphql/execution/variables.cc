@@ -8,11 +8,11 @@
 #include <string_view>
 #include <variant>
 
-#include "core/graphql/execution/inspect.h"
-#include "core/graphql/input_literal.h"
-#include "core/graphql/number_format.h"
-#include "core/graphql/printer.h"
-#include "core/graphql/suggestion_list.h"
+#include "core/graphql/language/printer.h"
+#include "core/graphql/utilities/input_literal.h"
+#include "core/graphql/utilities/inspect.h"
+#include "core/graphql/utilities/number_format.h"
+#include "core/graphql/utilities/suggestion_list.h"
 
 namespace netgraph::graphql {
 

@@ -12,10 +12,10 @@
 #include <optional>
 #include <vector>
 
-#include "core/graphql/ast.h"
-#include "core/graphql/engine.h"
-#include "core/graphql/schema.h"
-#include "core/graphql/value.h"
+#include "core/graphql/error/error.h"
+#include "core/graphql/language/ast.h"
+#include "core/graphql/type/schema.h"
+#include "core/graphql/utilities/value.h"
 
 namespace netgraph::graphql {
 

@@ -1,6 +1,6 @@
 #include "core/graphql/validation/directive_facts.h"
 
-#include "core/graphql/printer.h"
+#include "core/graphql/language/printer.h"
 
 namespace netgraph::graphql {
 

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/graphql/ast.h"
-#include "core/graphql/directive_location.h"
-#include "core/graphql/schema.h"
+#include "core/graphql/language/ast.h"
+#include "core/graphql/language/directive_location.h"
+#include "core/graphql/type/schema.h"
 #include "core/graphql/validation/validation_context.h"
 
 namespace netgraph::graphql {

@@ -2,29 +2,35 @@
 #include <string>
 #include <vector>
 
-#include "core/graphql/suggestion_list.h"
+#include "core/graphql/utilities/str_cat.h"
+#include "core/graphql/utilities/suggestion_list.h"
 #include "core/graphql/validation/directive_facts.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 
 namespace netgraph::graphql {
 
+// Directive arguments are checked here, not as field arguments: the directive's subtree is
+// skipped.
+bool KnownArgumentNamesOnDirectivesRule::Enter(const ast::Node& node) {
+  const auto& directive = static_cast<const ast::Directive&>(node);
+  DirectiveFacts facts(context(), directive.name.value);
+  if (!facts.known()) return false;
+  for (const ast::Argument* argument : directive.arguments) {
+    if (facts.HasArgument(argument->name.value)) continue;
+    std::vector<std::string_view> known;
+    for (std::size_t i = 0; i < facts.argument_count(); ++i)
+      known.push_back(facts.argument_name(i));
+    context().ReportError(StrCat({"Unknown argument \"", argument->name.value,
+                                  "\" on directive \"@", directive.name.value, "\".",
+                                  DidYouMean(SuggestionList(argument->name.value, known))}),
+                          {argument->offset});
+  }
+  return false;
+}
+
 bool KnownArgumentNamesRule::Enter(const ast::Node& node) {
-  if (const auto* directive = node.As<ast::Directive>()) {
-    DirectiveFacts facts(context(), directive->name.value);
-    if (!facts.known()) return false;
-    for (const ast::Argument* argument : directive->arguments) {
-      if (facts.HasArgument(argument->name.value)) continue;
-      std::vector<std::string_view> known;
-      for (std::size_t i = 0; i < facts.argument_count(); ++i)
-        known.push_back(facts.argument_name(i));
-      context().ReportError(StrCat({"Unknown argument \"", argument->name.value,
-                                    "\" on directive \"@", directive->name.value, "\".",
-                                    DidYouMean(SuggestionList(argument->name.value, known))}),
-                            {argument->offset});
-    }
-    // Directive arguments are checked here, not as field arguments.
-    return false;
+  if (node.kind == ast::NodeKind::kDirective) {
+    return KnownArgumentNamesOnDirectivesRule::Enter(node);
   }
   const Field* field = type_info().field_def();
   const NamedType* parent = type_info().parent_type();

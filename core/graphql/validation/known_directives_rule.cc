@@ -1,9 +1,9 @@
 // Spec (September 2025) §5.7.1 Directives Are Defined, §5.7.2 Directives Are in Valid Locations.
 #include <string>
 
+#include "core/graphql/utilities/str_cat.h"
 #include "core/graphql/validation/directive_facts.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 
 namespace netgraph::graphql {
 

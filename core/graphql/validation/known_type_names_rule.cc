@@ -2,9 +2,9 @@
 #include <string>
 #include <vector>
 
-#include "core/graphql/suggestion_list.h"
+#include "core/graphql/utilities/str_cat.h"
+#include "core/graphql/utilities/suggestion_list.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 
 namespace netgraph::graphql {
 

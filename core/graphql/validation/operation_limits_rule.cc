@@ -7,8 +7,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/graphql/utilities/str_cat.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 
 namespace netgraph::graphql {
 

@@ -1,9 +1,9 @@
 // Spec (September 2025) §5.4.3 Required Arguments.
 #include <string>
 
+#include "core/graphql/utilities/str_cat.h"
 #include "core/graphql/validation/directive_facts.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 
 namespace netgraph::graphql {
 
@@ -20,18 +20,23 @@ bool IsProvided(const ast::List<const ast::Argument*>& arguments, std::string_vi
 
 // On leave, as graphql-js, so that errors inside the arguments come first.
 void ProvidedRequiredArgumentsRule::Leave(const ast::Node& node) {
-  if (const auto* field_node = node.As<ast::Field>()) {
-    const Field* field = type_info().field_def();
-    if (field == nullptr) return;
-    for (const InputValue& argument : field->arguments) {
-      if (!argument.is_required() || IsProvided(field_node->arguments, argument.name)) continue;
-      context().ReportError(
-          StrCat({"Field \"", field->name, "\" argument \"", argument.name, "\" of type \"",
-                  argument.type.ToString(), "\" is required, but it was not provided."}),
-          {node.offset});
-    }
+  const auto* field_node = node.As<ast::Field>();
+  if (field_node == nullptr) {
+    ProvidedRequiredArgumentsOnDirectivesRule::Leave(node);
     return;
   }
+  const Field* field = type_info().field_def();
+  if (field == nullptr) return;
+  for (const InputValue& argument : field->arguments) {
+    if (!argument.is_required() || IsProvided(field_node->arguments, argument.name)) continue;
+    context().ReportError(
+        StrCat({"Field \"", field->name, "\" argument \"", argument.name, "\" of type \"",
+                argument.type.ToString(), "\" is required, but it was not provided."}),
+        {node.offset});
+  }
+}
+
+void ProvidedRequiredArgumentsOnDirectivesRule::Leave(const ast::Node& node) {
   const auto& directive = static_cast<const ast::Directive&>(node);
   DirectiveFacts facts(context(), directive.name.value);
   for (std::size_t i = 0; i < facts.argument_count(); ++i) {

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/graphql/utilities/str_cat.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 #include "core/graphql/validation/validate.h"
 
 namespace netgraph::graphql {

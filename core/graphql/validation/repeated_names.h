@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graphql/ast.h"
-#include "core/graphql/name_map.h"
+#include "core/graphql/language/ast.h"
+#include "core/graphql/utilities/name_map.h"
 
 namespace netgraph::graphql {
 

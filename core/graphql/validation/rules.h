@@ -11,10 +11,11 @@
 #include <initializer_list>
 #include <memory>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
-#include "core/graphql/ast.h"
-#include "core/graphql/name_map.h"
+#include "core/graphql/language/ast.h"
+#include "core/graphql/utilities/name_map.h"
 #include "core/graphql/validation/validation_context.h"
 
 namespace netgraph::graphql {
@@ -224,10 +225,23 @@ class UniqueDirectivesPerLocationRule : public Rule {
   std::vector<std::pair<std::string_view, std::vector<const ast::Directive*>>> type_directives_;
 };
 
-class KnownArgumentNamesRule : public Rule {
+// The directive half of KnownArgumentNamesRule, which SDL validation runs alone.
+class KnownArgumentNamesOnDirectivesRule : public Rule {
+ public:
+  explicit KnownArgumentNamesOnDirectivesRule(ValidationContext& context)
+      : Rule(context, {ast::NodeKind::kDirective}) {}
+  bool Enter(const ast::Node& node) override;
+
+ protected:
+  KnownArgumentNamesOnDirectivesRule(ValidationContext& context, NodeKinds enters)
+      : Rule(context, enters) {}
+};
+
+class KnownArgumentNamesRule : public KnownArgumentNamesOnDirectivesRule {
  public:
   explicit KnownArgumentNamesRule(ValidationContext& context)
-      : Rule(context, {ast::NodeKind::kDirective, ast::NodeKind::kArgument}) {}
+      : KnownArgumentNamesOnDirectivesRule(context,
+                                           {ast::NodeKind::kDirective, ast::NodeKind::kArgument}) {}
   bool Enter(const ast::Node& node) override;
 };
 
@@ -251,10 +265,23 @@ class ValuesOfCorrectTypeRule : public Rule {
   const ast::OperationDefinition* operation_ = nullptr;  // the last operation entered
 };
 
-class ProvidedRequiredArgumentsRule : public Rule {
+// The directive half of ProvidedRequiredArgumentsRule, which SDL validation runs alone.
+class ProvidedRequiredArgumentsOnDirectivesRule : public Rule {
+ public:
+  explicit ProvidedRequiredArgumentsOnDirectivesRule(ValidationContext& context)
+      : Rule(context, {}, {ast::NodeKind::kDirective}) {}
+  void Leave(const ast::Node& node) override;
+
+ protected:
+  ProvidedRequiredArgumentsOnDirectivesRule(ValidationContext& context, NodeKinds leaves)
+      : Rule(context, {}, leaves) {}
+};
+
+class ProvidedRequiredArgumentsRule : public ProvidedRequiredArgumentsOnDirectivesRule {
  public:
   explicit ProvidedRequiredArgumentsRule(ValidationContext& context)
-      : Rule(context, {}, {ast::NodeKind::kField, ast::NodeKind::kDirective}) {}
+      : ProvidedRequiredArgumentsOnDirectivesRule(
+            context, {ast::NodeKind::kField, ast::NodeKind::kDirective}) {}
   void Leave(const ast::Node& node) override;
 };
 
@@ -316,6 +343,93 @@ class QueryCostRule : public Rule {
   explicit QueryCostRule(ValidationContext& context)
       : Rule(context, {ast::NodeKind::kOperationDefinition}) {}
   bool Enter(const ast::Node& node) override;
+};
+
+// ---- graphql-js's specifiedSDLRules of their own. ValidateSdl runs them, in graphql-js's order,
+// with KnownTypeNamesRule, KnownDirectivesRule, UniqueDirectivesPerLocationRule,
+// KnownArgumentNamesOnDirectivesRule, UniqueArgumentNamesRule, UniqueInputFieldNamesRule and
+// ProvidedRequiredArgumentsOnDirectivesRule above.
+
+class LoneSchemaDefinitionRule : public Rule {
+ public:
+  explicit LoneSchemaDefinitionRule(ValidationContext& context)
+      : Rule(context, {ast::NodeKind::kSchemaDefinition}) {}
+  bool Enter(const ast::Node& node) override;
+
+ private:
+  bool seen_ = false;
+};
+
+class UniqueOperationTypesRule : public Rule {
+ public:
+  explicit UniqueOperationTypesRule(ValidationContext& context)
+      : Rule(context, {ast::NodeKind::kSchemaDefinition, ast::NodeKind::kSchemaExtension}) {}
+  bool Enter(const ast::Node& node) override;
+
+ private:
+  // Per OperationType, its first definition in the schema definition or an extension.
+  const ast::OperationTypeDefinition* defined_[3] = {nullptr, nullptr, nullptr};
+};
+
+class UniqueTypeNamesRule : public Rule {
+ public:
+  explicit UniqueTypeNamesRule(ValidationContext& context);
+  bool Enter(const ast::Node& node) override;
+
+ private:
+  NameMap<std::uint32_t> known_names_;  // name offsets
+};
+
+class UniqueEnumValueNamesRule : public Rule {
+ public:
+  explicit UniqueEnumValueNamesRule(ValidationContext& context)
+      : Rule(context, {ast::NodeKind::kEnumTypeDefinition, ast::NodeKind::kEnumTypeExtension}) {}
+  bool Enter(const ast::Node& node) override;
+
+ private:
+  // Per enum name, the offsets of its values' names, over its definition and extensions.
+  std::unordered_map<std::string_view, NameMap<std::uint32_t>> known_values_;
+};
+
+class UniqueFieldDefinitionNamesRule : public Rule {
+ public:
+  explicit UniqueFieldDefinitionNamesRule(ValidationContext& context);
+  bool Enter(const ast::Node& node) override;
+
+ private:
+  // Per type name, the offsets of its fields' names, over its definition and extensions.
+  std::unordered_map<std::string_view, NameMap<std::uint32_t>> known_fields_;
+};
+
+class UniqueArgumentDefinitionNamesRule : public Rule {
+ public:
+  explicit UniqueArgumentDefinitionNamesRule(ValidationContext& context);
+  bool Enter(const ast::Node& node) override;
+
+ private:
+  // `owner` names the field ("Type.field") or directive ("@name") in the message.
+  void CheckArguments(std::string_view owner,
+                      const ast::List<const ast::InputValueDefinition*>& arguments);
+};
+
+class UniqueDirectiveNamesRule : public Rule {
+ public:
+  explicit UniqueDirectiveNamesRule(ValidationContext& context)
+      : Rule(context, {ast::NodeKind::kDirectiveDefinition}) {}
+  bool Enter(const ast::Node& node) override;
+
+ private:
+  NameMap<std::uint32_t> known_names_;  // name offsets
+};
+
+class PossibleTypeExtensionsRule : public Rule {
+ public:
+  explicit PossibleTypeExtensionsRule(ValidationContext& context);
+  bool Enter(const ast::Node& node) override;
+
+ private:
+  NameMap<const ast::TypeDefinition*> defined_types_;  // the last definition of each name
+  std::vector<std::string_view> defined_type_names_;
 };
 
 }  // namespace netgraph::graphql

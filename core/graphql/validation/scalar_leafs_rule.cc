@@ -1,8 +1,8 @@
 // Spec (September 2025) §5.3.3 Leaf Field Selections.
 #include <string>
 
+#include "core/graphql/utilities/str_cat.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 
 namespace netgraph::graphql {
 

@@ -4,9 +4,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/graphql/input_literal.h"
+#include "core/graphql/utilities/input_literal.h"
+#include "core/graphql/utilities/str_cat.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 
 namespace netgraph::graphql {
 

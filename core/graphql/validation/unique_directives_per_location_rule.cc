@@ -1,10 +1,10 @@
 // Spec (September 2025) §5.7.3 Directives Are Unique per Location.
 #include <string>
 
+#include "core/graphql/utilities/str_cat.h"
 #include "core/graphql/validation/directive_facts.h"
 #include "core/graphql/validation/repeated_names.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 
 namespace netgraph::graphql {
 

@@ -1,9 +1,9 @@
 // Spec (September 2025) §5.2.2.1 Operation Name Uniqueness.
 #include <string>
 
+#include "core/graphql/utilities/str_cat.h"
 #include "core/graphql/validation/repeated_names.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 
 namespace netgraph::graphql {
 

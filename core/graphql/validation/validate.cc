@@ -2,12 +2,13 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <tuple>
 #include <vector>
 
+#include "core/graphql/language/visitor.h"
 #include "core/graphql/validation/rules.h"
 #include "core/graphql/validation/validation_context.h"
-#include "core/graphql/visitor.h"
 
 namespace netgraph::graphql {
 
@@ -36,7 +37,7 @@ class RuleSetOf {
 
 // graphql-js's specifiedRules in its order, then its MaxIntrospectionDepthRule, then netgraph's
 // limits.
-using RuleSet = RuleSetOf<
+using ExecutableRuleSet = RuleSetOf<
     ExecutableDefinitionsRule, UniqueOperationNamesRule, LoneAnonymousOperationRule,
     SingleFieldSubscriptionsRule, KnownTypeNamesRule, FragmentsOnCompositeTypesRule,
     VariablesAreInputTypesRule, ScalarLeafsRule, FieldsOnCorrectTypeRule, UniqueFragmentNamesRule,
@@ -47,6 +48,15 @@ using RuleSet = RuleSetOf<
     VariablesInAllowedPositionRule, OverlappingFieldsCanBeMergedRule, UniqueInputFieldNamesRule,
     MaxIntrospectionDepthRule, OperationLimitsRule, QueryCostRule>;
 
+// graphql-js's specifiedSDLRules in its order.
+using SdlRuleSet =
+    RuleSetOf<LoneSchemaDefinitionRule, UniqueOperationTypesRule, UniqueTypeNamesRule,
+              UniqueEnumValueNamesRule, UniqueFieldDefinitionNamesRule,
+              UniqueArgumentDefinitionNamesRule, UniqueDirectiveNamesRule, KnownTypeNamesRule,
+              KnownDirectivesRule, UniqueDirectivesPerLocationRule, PossibleTypeExtensionsRule,
+              KnownArgumentNamesOnDirectivesRule, UniqueArgumentNamesRule,
+              UniqueInputFieldNamesRule, ProvidedRequiredArgumentsOnDirectivesRule>;
+
 constexpr std::size_t kNodeKindCount =
     static_cast<std::size_t>(ast::NodeKind::kInputObjectTypeExtension) + 1;
 
@@ -56,7 +66,9 @@ struct DispatchTable {
   std::array<std::vector<std::uint8_t>, kNodeKindCount> leave;
 };
 
-// The rules' interests are fixed per rule class, so the table is built once per process.
+// The rules' interests are fixed per rule class, so the table is built once per process and rule
+// set.
+template <typename RuleSet>
 const DispatchTable& Dispatch(const std::array<Rule*, RuleSet::kCount>& rules) {
   static const DispatchTable table = [&rules] {
     DispatchTable built;
@@ -77,10 +89,11 @@ const DispatchTable& Dispatch(const std::array<Rule*, RuleSet::kCount>& rules) {
 
 // The walk: TypeInfo, then the rules, at each node (graphql-js's visitWithTypeInfo over
 // visitInParallel). A rule that skips a subtree is not called inside it.
+template <typename RuleSet>
 class Validator : public ast::Visitor {
  public:
   Validator(ValidationContext& context, const std::array<Rule*, RuleSet::kCount>& rules)
-      : context_(context), rules_(rules), dispatch_(Dispatch(rules)) {
+      : context_(context), rules_(rules), dispatch_(Dispatch<RuleSet>(rules)) {
     context.set_ancestors(&ancestors());
     skipping_.fill(nullptr);
   }
@@ -130,22 +143,35 @@ class Validator : public ast::Visitor {
   std::size_t skipping_count_ = 0;
 };
 
-}  // namespace
-
-std::vector<Error> Validate(const Schema& schema, const ast::Document& document,
-                            const ValidationOptions& options) {
-  ValidationContext context(schema, document, options);
+// Runs the rules of `RuleSet` over the context's document.
+template <typename RuleSet>
+std::vector<Error> RunRules(ValidationContext& context) {
   RuleSet rule_set(context);
   const std::array<Rule*, RuleSet::kCount> rules = rule_set.InOrder();
   for (Rule* rule : rules) {
     if (!context.aborted()) rule->EnterDocument();
   }
-  Validator validator(context, rules);
-  ast::Walk(document, &validator);
+  Validator<RuleSet> validator(context, rules);
+  ast::Walk(context.document(), &validator);
   for (Rule* rule : rules) {
     if (!context.aborted()) rule->LeaveDocument();
   }
   return context.TakeErrors();
+}
+
+}  // namespace
+
+std::vector<Error> Validate(const Schema& schema, const ast::Document& document,
+                            const ValidationOptions& options) {
+  ValidationContext context(schema, document, options);
+  return RunRules<ExecutableRuleSet>(context);
+}
+
+std::vector<Error> ValidateSdl(const ast::Document& sdl, const ast::Document& builtins) {
+  ValidationOptions options;
+  options.max_errors = std::numeric_limits<std::size_t>::max();  // as graphql-js's validateSDL
+  ValidationContext context(Schema::Empty(), sdl, options, &builtins);
+  return RunRules<SdlRuleSet>(context);
 }
 
 }  // namespace netgraph::graphql

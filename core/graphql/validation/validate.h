@@ -1,8 +1,9 @@
 // Validation of an executable document against a schema: every rule of the spec's "Validation"
 // section, as graphql-js 16 specifies them (specifiedRules, same order, same messages and
 // locations), plus graphql-js's MaxIntrospectionDepthRule and netgraph's protective limits on
-// depth, aliases and cost. Each rule lives in its own file in this folder, named after its
-// graphql-js rule.
+// depth, aliases and cost. And validation of an SDL document before a schema is built from it
+// (graphql-js's specifiedSDLRules). Each rule lives in its own file in this folder, named after
+// its graphql-js rule; the SDL rules share the executable rules graphql-js shares.
 #ifndef NETGRAPH_CORE_GRAPHQL_VALIDATION_VALIDATE_H_
 #define NETGRAPH_CORE_GRAPHQL_VALIDATION_VALIDATE_H_
 
@@ -14,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graphql/ast.h"
-#include "core/graphql/engine.h"
-#include "core/graphql/schema.h"
+#include "core/graphql/error/error.h"
+#include "core/graphql/language/ast.h"
+#include "core/graphql/type/schema.h"
 
 namespace netgraph::graphql {
 
@@ -57,6 +58,11 @@ std::string CostLimitMessage(std::uint64_t cost, std::uint64_t budget);
 // evaluated without variables), the error it throws is the only one.
 std::vector<Error> Validate(const Schema& schema, const ast::Document& document,
                             const ValidationOptions& options);
+
+// The errors of `sdl` as graphql-js's buildASTSchema reports them (specifiedSDLRules, no existing
+// schema, no error limit), in its order: rules interleaved node by node. `builtins` is the parsed
+// BuiltinsSdl(): its directives are those every SDL may use without defining them.
+std::vector<Error> ValidateSdl(const ast::Document& sdl, const ast::Document& builtins);
 
 }  // namespace netgraph::graphql
 

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "core/graphql/visitor.h"
+#include "core/graphql/language/visitor.h"
 
 namespace netgraph::graphql {
 
@@ -33,7 +33,8 @@ class VariableUsageCollector : public ast::Visitor {
 }  // namespace
 
 ValidationContext::ValidationContext(const Schema& schema, const ast::Document& document,
-                                     const ValidationOptions& options)
+                                     const ValidationOptions& options,
+                                     const ast::Document* predefined)
     : schema_(schema), document_(document), options_(options), type_info_(schema) {
   // The last definition of a name wins, as in graphql-js's name-keyed objects.
   const auto& definitions = document.definitions();
@@ -42,6 +43,12 @@ ValidationContext::ValidationContext(const Schema& schema, const ast::Document& 
       fragments_.Insert(fragment->name.value, fragment);
     } else if (const auto* directive = definitions[i]->As<ast::DirectiveDefinition>()) {
       document_directives_.Insert(directive->name.value, directive);
+    }
+  }
+  if (predefined == nullptr) return;
+  for (const ast::Definition* definition : predefined->definitions()) {
+    if (const auto* directive = definition->As<ast::DirectiveDefinition>()) {
+      document_directives_.Insert(directive->name.value, directive);  // unless the document has it
     }
   }
 }

@@ -15,12 +15,12 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graphql/ast.h"
-#include "core/graphql/engine.h"
-#include "core/graphql/name_map.h"
-#include "core/graphql/schema.h"
-#include "core/graphql/source_location.h"
-#include "core/graphql/validation/type_info.h"
+#include "core/graphql/error/error.h"
+#include "core/graphql/language/ast.h"
+#include "core/graphql/language/source_location.h"
+#include "core/graphql/type/schema.h"
+#include "core/graphql/utilities/name_map.h"
+#include "core/graphql/utilities/type_info.h"
 #include "core/graphql/validation/validate.h"
 
 namespace netgraph::graphql {
@@ -41,8 +41,11 @@ struct VariableUsage {
 
 class ValidationContext {
  public:
+  // `predefined`, when given, is a document whose directive definitions stand in for the
+  // schema's, after the document's own: ValidateSdl passes the built-ins, as graphql-js's SDL
+  // rules fall back to its specifiedDirectives when there is no schema yet.
   ValidationContext(const Schema& schema, const ast::Document& document,
-                    const ValidationOptions& options);
+                    const ValidationOptions& options, const ast::Document* predefined = nullptr);
   ValidationContext(const ValidationContext&) = delete;
   ValidationContext& operator=(const ValidationContext&) = delete;
   ~ValidationContext();
@@ -76,7 +79,8 @@ class ValidationContext {
 
   // The fragment definition named `name` (the last one, when several share it), or nullptr.
   const ast::FragmentDefinition* Fragment(std::string_view name) const;
-  // A directive definition of the document itself (the last one of that name), or nullptr. Like
+  // A directive definition of the document itself (the last one of that name), else of the
+  // `predefined` document, or nullptr. Like
   // graphql-js, the directive rules let it stand in for the schema's directive of that name.
   const ast::DirectiveDefinition* DocumentDirective(std::string_view name) const;
   // The spreads in `selection_set` and in the fields and inline fragments it contains, in

@@ -3,11 +3,11 @@
 #include <string>
 #include <vector>
 
-#include "core/graphql/input_literal.h"
-#include "core/graphql/printer.h"
-#include "core/graphql/suggestion_list.h"
+#include "core/graphql/language/printer.h"
+#include "core/graphql/utilities/input_literal.h"
+#include "core/graphql/utilities/str_cat.h"
+#include "core/graphql/utilities/suggestion_list.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 
 namespace netgraph::graphql {
 

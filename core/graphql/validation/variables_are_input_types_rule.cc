@@ -1,9 +1,9 @@
 // Spec (September 2025) §5.8.2 Variables Are Input Types.
 #include <string>
 
-#include "core/graphql/printer.h"
+#include "core/graphql/language/printer.h"
+#include "core/graphql/utilities/str_cat.h"
 #include "core/graphql/validation/rules.h"
-#include "core/graphql/validation/str_cat.h"
 
 namespace netgraph::graphql {
 

@@ -1,11 +1,11 @@
-#include "core/graphql/input_literal.h"
+#include "core/graphql/utilities/input_literal.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "core/graphql/build_schema.h"
-#include "core/graphql/parser.h"
+#include "core/graphql/language/parser.h"
+#include "core/graphql/type/build_schema.h"
 
 namespace netgraph::graphql {
 namespace {

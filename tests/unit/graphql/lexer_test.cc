@@ -1,4 +1,4 @@
-#include "core/graphql/lexer.h"
+#include "core/graphql/language/lexer.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/graphql/block_string.h"
-#include "core/graphql/source_location.h"
+#include "core/graphql/language/block_string.h"
+#include "core/graphql/language/source_location.h"
 
 namespace netgraph::graphql {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/graphql/parser.h"
+#include "core/graphql/language/parser.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graphql/visitor.h"
+#include "core/graphql/language/visitor.h"
 
 namespace netgraph::graphql {
 namespace {

@@ -1,10 +1,10 @@
-#include "core/graphql/printer.h"
+#include "core/graphql/language/printer.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "core/graphql/parser.h"
+#include "core/graphql/language/parser.h"
 
 namespace netgraph::graphql {
 namespace {

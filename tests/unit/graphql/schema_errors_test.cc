@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graphql/build_schema.h"
+#include "core/graphql/type/build_schema.h"
 
 namespace netgraph::graphql {
 namespace {

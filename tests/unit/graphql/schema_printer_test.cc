@@ -1,4 +1,4 @@
-#include "core/graphql/schema_printer.h"
+#include "core/graphql/type/schema_printer.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/graphql/build_schema.h"
+#include "core/graphql/type/build_schema.h"
 
 namespace netgraph::graphql {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/graphql/schema.h"
+#include "core/graphql/type/schema.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include "core/graphql/build_schema.h"
-#include "core/graphql/parser.h"
+#include "core/graphql/language/parser.h"
+#include "core/graphql/type/build_schema.h"
 
 namespace netgraph::graphql {
 namespace {

@@ -7,10 +7,10 @@
 #include <limits>
 #include <string>
 
-#include "core/graphql/number_format.h"
-#include "core/graphql/source_location.h"
-#include "core/graphql/suggestion_list.h"
-#include "core/graphql/utf8.h"
+#include "core/graphql/language/source_location.h"
+#include "core/graphql/language/utf8.h"
+#include "core/graphql/utilities/number_format.h"
+#include "core/graphql/utilities/suggestion_list.h"
 
 namespace netgraph::graphql {
 namespace {

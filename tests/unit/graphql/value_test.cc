@@ -1,4 +1,4 @@
-#include "core/graphql/value.h"
+#include "core/graphql/utilities/value.h"
 
 #include <gtest/gtest.h>
 

@@ -135,7 +135,7 @@ TEST(DocumentCacheTest, CountsThePlansExecutionsKeep) {
   const std::size_t before = HeldBytes(prepared);
   Request request = MakeRequest(query);
   request.root_value = Json(R"({"a": 1, "b": [{"x": 2}]})");
-  EXPECT_EQ(RunRequest(*engine, request).body, R"({"data":{"a0":1,"b":[{"x":2}]}})");
+  EXPECT_EQ(RunRequest(*engine, request).Body(), R"({"data":{"a0":1,"b":[{"x":2}]}})");
   const std::size_t after = HeldBytes(prepared);
   EXPECT_GT(after, before);
 
@@ -158,13 +158,13 @@ TEST(DocumentCacheTest, CapacityZeroKeepsNothing) {
 TEST(DocumentCacheTest, BindingAResolverStartsAfresh) {
   std::unique_ptr<Engine> engine = MustCreate(kSchema);
   std::shared_ptr<const PreparedDocument> before = engine->Prepare("{ a }");
-  EXPECT_EQ(RunRequest(*engine, MakeRequest("{ a }")).body, R"({"data":{"a":null}})");
+  EXPECT_EQ(RunRequest(*engine, MakeRequest("{ a }")).Body(), R"({"data":{"a":null}})");
   ASSERT_TRUE(engine
                   ->BindResolver("Query.a",
                                  [](const ResolveInfo&) -> ResolverResult { return Value::Int(4); })
                   .ok());
   EXPECT_NE(engine->Prepare("{ a }"), before);
-  EXPECT_EQ(RunRequest(*engine, MakeRequest("{ a }")).body, R"({"data":{"a":4}})");
+  EXPECT_EQ(RunRequest(*engine, MakeRequest("{ a }")).Body(), R"({"data":{"a":4}})");
 }
 
 // A cached document keeps the plans execution built: a second execution collects nothing.
@@ -179,19 +179,19 @@ TEST(DocumentCacheTest, KeepsExecutionPlans) {
 
   Request request = MakeRequest(query, R"({"s": false})");
   request.root_value = Json(R"({"a": 1, "b": [{"x": 2}, {"x": 3}]})");
-  EXPECT_EQ(RunRequest(*engine, request).body, R"({"data":{"a":1,"b":[{"x":2},{"x":3}]}})");
+  EXPECT_EQ(RunRequest(*engine, request).Body(), R"({"data":{"a":1,"b":[{"x":2},{"x":3}]}})");
   const SelectionPlan* plan = prepared->FindRootPlan(operation, 0);  // $s false: state 0
   ASSERT_NE(plan, nullptr);
   ASSERT_EQ(plan->fields.size(), 2u);
   ASSERT_EQ(plan->fields[1].subplans.size(), 1u);  // Item, planned once for both items
   const SelectionPlan* item_plan = plan->fields[1].subplans[0].get();
 
-  EXPECT_EQ(RunRequest(*engine, request).body, R"({"data":{"a":1,"b":[{"x":2},{"x":3}]}})");
+  EXPECT_EQ(RunRequest(*engine, request).Body(), R"({"data":{"a":1,"b":[{"x":2},{"x":3}]}})");
   EXPECT_EQ(prepared->FindRootPlan(operation, 0), plan);
   EXPECT_EQ(plan->fields[1].subplans[0].get(), item_plan);
 
   request.variables = R"({"s": true})";
-  EXPECT_EQ(RunRequest(*engine, request).body, R"({"data":{"a":1}})");
+  EXPECT_EQ(RunRequest(*engine, request).Body(), R"({"data":{"a":1}})");
   const SelectionPlan* skipping = prepared->FindRootPlan(operation, 1);
   ASSERT_NE(skipping, nullptr);
   EXPECT_EQ(skipping->fields.size(), 1u);

@@ -41,7 +41,7 @@ TEST(CoercionTest, MatchesGraphqlJs) {
     request.variables = c["variables"].get<std::string>();
     const std::string expected = c["expected"].get<std::string>();
     ExecutionResult result = RunRequest(*engine, request);
-    EXPECT_EQ(result.body, expected) << request.query << " with " << request.variables;
+    EXPECT_EQ(result.Body(), expected) << request.query << " with " << request.variables;
     EXPECT_EQ(result.has_data, expected.starts_with("{\"data\""));
   }
 }
@@ -64,7 +64,7 @@ TEST(CoercionTest, StopsAfterFiftyErrors) {
   request.variables = variables.dump();
   ExecutionResult result = RunRequest(*engine, request);
   EXPECT_FALSE(result.has_data);
-  nlohmann::json body = nlohmann::json::parse(result.body);
+  nlohmann::json body = nlohmann::json::parse(result.Body());
   ASSERT_EQ(body["errors"].size(), 51u);
   EXPECT_EQ(body["errors"][0]["message"],
             "Variable \"$v0\" got invalid value \"not an int\"; Int cannot represent non-integer "
@@ -83,7 +83,7 @@ TEST(CoercionTest, RefusesVariablesNestedTooDeeply) {
   request.variables = R"({"j": )" + deep + "}";
   ExecutionResult result = RunRequest(*engine, request);
   EXPECT_FALSE(result.has_data);
-  EXPECT_EQ(result.body, R"({"errors":[{"message":"Variables nest deeper than 64 levels."}]})");
+  EXPECT_EQ(result.Body(), R"({"errors":[{"message":"Variables nest deeper than 64 levels."}]})");
 
   // One level less is fine.
   deep = deep.substr(1, deep.size() - 2);

@@ -39,7 +39,7 @@ std::unique_ptr<Engine> EngineWithBudget(std::uint64_t max_cost) {
 // The response to `query` from an engine with a budget of 1: the error names the query's cost.
 std::string ErrorAtBudget1(const std::string& query, std::string_view variables = "") {
   std::unique_ptr<Engine> engine = EngineWithBudget(1);
-  return RunRequest(*engine, MakeRequest(query, std::string(variables))).body;
+  return RunRequest(*engine, MakeRequest(query, std::string(variables))).Body();
 }
 
 std::string CostMessage(std::uint64_t cost, std::uint64_t budget) {
@@ -101,9 +101,9 @@ TEST(QueryCostTest, OverTheBudgetIsARequestErrorWithItsCode) {
   aliased += " }";
   ExecutionResult result = RunRequest(*engine, MakeRequest(aliased));
   EXPECT_FALSE(result.has_data);
-  EXPECT_EQ(result.body, "{\"errors\":[{\"message\":\"" + CostMessage(30 * 1001, 1000) +
-                             "\",\"locations\":[{\"line\":1,\"column\":1}],"
-                             "\"extensions\":{\"code\":\"COST_LIMIT_EXCEEDED\"}}]}");
+  EXPECT_EQ(result.Body(), "{\"errors\":[{\"message\":\"" + CostMessage(30 * 1001, 1000) +
+                               "\",\"locations\":[{\"line\":1,\"column\":1}],"
+                               "\"extensions\":{\"code\":\"COST_LIMIT_EXCEEDED\"}}]}");
   EXPECT_EQ(calls, 0);
 
   // Within the budget it runs.
@@ -126,8 +126,8 @@ TEST(QueryCostTest, VariableSizesAreCheckedWithTheirValues) {
   EXPECT_TRUE(engine->Prepare(query)->valid());  // the default, 5, fits
   ExecutionResult result = RunRequest(*engine, MakeRequest(query, R"({"n": 100000})"));
   EXPECT_FALSE(result.has_data);
-  EXPECT_THAT(result.body, HasSubstr(CostMessage(100001, 1000)));
-  EXPECT_THAT(result.body, HasSubstr("COST_LIMIT_EXCEEDED"));
+  EXPECT_THAT(result.Body(), HasSubstr(CostMessage(100001, 1000)));
+  EXPECT_THAT(result.Body(), HasSubstr("COST_LIMIT_EXCEEDED"));
   EXPECT_EQ(calls, 0);
 
   result = RunRequest(*engine, MakeRequest(query, R"({"n": 10})"));
@@ -151,8 +151,8 @@ TEST(QueryCostTest, TheServiceGraphAtItsLargestFitsTheDefault) {
       "links { source target type } metadata { nodeCount linkCount lastUpdated } } }";
   ASSERT_TRUE(engine->Prepare(graph)->valid());
   ExecutionResult result = RunRequest(*engine, MakeRequest(graph, R"({"limit": 1000})"));
-  EXPECT_THAT(result.body, ::testing::Not(HasSubstr("COST_LIMIT_EXCEEDED")));
-  EXPECT_THAT(RunRequest(*engine, MakeRequest(graph, R"({"limit": 4000})")).body,
+  EXPECT_THAT(result.Body(), ::testing::Not(HasSubstr("COST_LIMIT_EXCEEDED")));
+  EXPECT_THAT(RunRequest(*engine, MakeRequest(graph, R"({"limit": 4000})")).Body(),
               HasSubstr(CostMessage(48001, 20000)));
 }
 

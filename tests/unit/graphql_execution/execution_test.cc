@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graphql/build_schema.h"
+#include "core/graphql/type/build_schema.h"
 #include "test_engine.h"
 
 namespace netgraph::graphql {
@@ -64,7 +64,7 @@ TEST(ExecutionTest, MatchesGraphqlJs) {
         request.operation_name = c["operationName"].get<std::string>();
       const std::string expected = c["expected"].get<std::string>();
       ExecutionResult result = RunRequest(*engine, request);
-      EXPECT_EQ(result.body, expected) << request.query << "\nvariables: " << request.variables;
+      EXPECT_EQ(result.Body(), expected) << request.query << "\nvariables: " << request.variables;
       EXPECT_EQ(result.has_data, expected.find("\"data\":") != std::string::npos);
       ++cases;
     }
@@ -165,6 +165,44 @@ TEST(ExecutionTest, ResolverErrorsCarryCodesAndPaths) {
             R"("path":["a"],"extensions":{"code":"FORBIDDEN"}}],"data":{"a":null,"version":"1"}})");
 }
 
+TEST(ExecutionTest, DataAndErrorsComeApart) {
+  std::unique_ptr<Engine> engine = MustCreate(kSchema);
+  ASSERT_TRUE(engine
+                  ->BindResolver("Query.broken",
+                                 [](const ResolveInfo&) {
+                                   return ResolverResult::Error("Admin access required");
+                                 })
+                  .ok());
+  Request request = MakeRequest("{ broken version }");
+  request.root_value = Json(R"({"version": "1"})");
+  ExecutionResult result = RunRequest(*engine, request);
+  EXPECT_TRUE(result.has_data);
+  EXPECT_EQ(result.data, R"({"broken":null,"version":"1"})");
+  EXPECT_EQ(result.errors,
+            R"([{"message":"Admin access required","locations":[{"line":1,"column":3}],)"
+            R"("path":["broken"]}])");
+  EXPECT_EQ(result.Body(R"({"sequence":1})"), R"({"errors":)" + result.errors + R"(,"data":)" +
+                                                  result.data + R"(,"extensions":{"sequence":1}})");
+
+  request = MakeRequest("{ version }");
+  request.root_value = Json(R"({"version": "2"})");
+  result = RunRequest(*engine, request);
+  EXPECT_EQ(result.errors, "");
+  EXPECT_EQ(result.Body(R"({"sequence":2})"),
+            R"({"data":{"version":"2"},"extensions":{"sequence":2}})");
+}
+
+TEST(ExecutionTest, TheCallerWordsTheRefusalOfASubscription) {
+  std::unique_ptr<Engine> engine = MustCreate(kSchema);
+  ExecuteParams params;
+  params.subscription_refusal = "Subscribe over the other door.";
+  ExecutionResult result = engine->Execute(*engine->Prepare("subscription { ticks }"), params);
+  EXPECT_FALSE(result.has_data);
+  EXPECT_EQ(result.data, "");
+  EXPECT_EQ(result.errors, R"([{"message":"Subscribe over the other door.",)"
+                           R"("locations":[{"line":1,"column":1}]}])");
+}
+
 TEST(ExecutionTest, ThrowingResolversBecomeInternalErrors) {
   std::unique_ptr<Engine> engine = MustCreate(kSchema);
   ASSERT_TRUE(engine
@@ -203,7 +241,7 @@ TEST(ExecutionTest, ResolversSeeArgumentsDefaultsRootValueAndContext) {
   request.variables = R"({"id": 7})";
   request.root_value = Json(R"({"tenant": "t1"})");
   request.context = &context;
-  EXPECT_EQ(RunRequest(*engine, request).body, R"({"data":{"node":{"id":"7"}}})");
+  EXPECT_EQ(RunRequest(*engine, request).Body(), R"({"data":{"node":{"id":"7"}}})");
   EXPECT_THAT(seen, ::testing::ElementsAre("Query.node t1 ann 7"));
 }
 
@@ -240,13 +278,13 @@ TEST(ExecutionTest, SelectsTheOperation) {
   request.root_value = root;
   ExecutionResult result = RunRequest(*engine, request);
   EXPECT_FALSE(result.has_data);
-  EXPECT_EQ(result.body,
+  EXPECT_EQ(result.Body(),
             R"({"errors":[{"message":"Must provide operation name if query contains multiple )"
             R"(operations."}]})");
   request.operation_name = "B";
-  EXPECT_EQ(RunRequest(*engine, request).body, R"({"data":{"b":"v"}})");
+  EXPECT_EQ(RunRequest(*engine, request).Body(), R"({"data":{"b":"v"}})");
   request.operation_name = "C";
-  EXPECT_EQ(RunRequest(*engine, request).body,
+  EXPECT_EQ(RunRequest(*engine, request).Body(),
             R"({"errors":[{"message":"Unknown operation named \"C\"."}]})");
 
   std::shared_ptr<const PreparedDocument> document = engine->Prepare(request.query);
@@ -261,18 +299,18 @@ TEST(ExecutionTest, RefusesSubscriptionsAndInvalidDocuments) {
   std::unique_ptr<Engine> engine = MustCreate(kSchema);
   ExecutionResult result = RunRequest(*engine, MakeRequest("subscription { ticks }"));
   EXPECT_FALSE(result.has_data);
-  EXPECT_EQ(result.body,
-            R"({"errors":[{"message":"Subscriptions are not supported over HTTP; subscribe over )"
-            R"(WebSocket at /graphql.","locations":[{"line":1,"column":1}]}]})");
+  EXPECT_EQ(result.Body(),
+            R"({"errors":[{"message":"Subscription operations are not executed here.",)"
+            R"("locations":[{"line":1,"column":1}]}]})");
 
   result = RunRequest(*engine, MakeRequest("{ version"));
   EXPECT_FALSE(result.has_data);
-  EXPECT_EQ(result.body, R"({"errors":[{"message":"Syntax Error: Expected Name, found <EOF>.",)"
-                         R"("locations":[{"line":1,"column":10}]}]})");
+  EXPECT_EQ(result.Body(), R"({"errors":[{"message":"Syntax Error: Expected Name, found <EOF>.",)"
+                           R"("locations":[{"line":1,"column":10}]}]})");
 
   result = RunRequest(*engine, MakeRequest("{ nope }"));
   EXPECT_FALSE(result.has_data);
-  EXPECT_THAT(result.body, HasSubstr(R"(Cannot query field \"nope\" on type \"Query\".)"));
+  EXPECT_THAT(result.Body(), HasSubstr(R"(Cannot query field \"nope\" on type \"Query\".)"));
 }
 
 TEST(ExecutionTest, RefusesDocumentsOfAnotherEngine) {
@@ -280,7 +318,7 @@ TEST(ExecutionTest, RefusesDocumentsOfAnotherEngine) {
   std::unique_ptr<Engine> other = MustCreate(kSchema);
   ExecutionResult result = engine->Execute(*other->Prepare("{ version }"), ExecuteParams{});
   EXPECT_FALSE(result.has_data);
-  EXPECT_THAT(result.body, HasSubstr("not prepared by this engine"));
+  EXPECT_THAT(result.Body(), HasSubstr("not prepared by this engine"));
 }
 
 TEST(ExecutionTest, BindingFailsOnUnknownCoordinates) {
@@ -328,7 +366,7 @@ TEST(ExecutionTest, ConditionalSelectionsFollowTheirVariables) {
       request.query = query;
       request.variables = variables.dump();
       request.root_value = Json(R"({"version": "v"})");
-      EXPECT_EQ(RunRequest(*engine, request).body, expected) << variables.dump();
+      EXPECT_EQ(RunRequest(*engine, request).Body(), expected) << variables.dump();
     }
   }
 }
@@ -338,7 +376,7 @@ TEST(ExecutionTest, SchemaWithoutTheOperationsRootType) {
   std::unique_ptr<Engine> engine = MustCreate("type Query { a: Int }");
   ExecutionResult result = RunRequest(*engine, MakeRequest("mutation { a }"));
   EXPECT_TRUE(result.has_data);
-  EXPECT_EQ(result.body,
+  EXPECT_EQ(result.Body(),
             R"({"errors":[{"message":"Schema is not configured to execute mutation operation.",)"
             R"("locations":[{"line":1,"column":1}]}],"data":null})");
 }

@@ -37,7 +37,7 @@ TEST(IntrospectionTest, FullQueryMatchesGraphqlJs) {
   while (!expected.empty() && expected.back() == '\n') expected.pop_back();
   ExecutionResult result = RunRequest(*engine, MakeRequest(IntrospectionQuery()));
   EXPECT_TRUE(result.has_data);
-  EXPECT_EQ(result.body, expected);
+  EXPECT_EQ(result.Body(), expected);
 }
 
 TEST(IntrospectionTest, FieldsAndNullRulesMatchGraphqlJs) {
@@ -47,14 +47,15 @@ TEST(IntrospectionTest, FieldsAndNullRulesMatchGraphqlJs) {
   ASSERT_FALSE(cases.empty());
   for (const nlohmann::json& c : cases) {
     Request request = MakeRequest(c["query"].get<std::string>(), R"({"name": "In"})");
-    EXPECT_EQ(RunRequest(*engine, request).body, c["expected"].get<std::string>()) << request.query;
+    EXPECT_EQ(RunRequest(*engine, request).Body(), c["expected"].get<std::string>())
+        << request.query;
   }
 }
 
 TEST(IntrospectionTest, ServiceSchemaListsItsTypesAndDirectives) {
   std::unique_ptr<Engine> engine = MustCreate(ReadSourceFile("core/api/schema.graphql"));
   nlohmann::json body =
-      nlohmann::json::parse(RunRequest(*engine, MakeRequest(IntrospectionQuery())).body);
+      nlohmann::json::parse(RunRequest(*engine, MakeRequest(IntrospectionQuery())).Body());
   const nlohmann::json& schema = body["data"]["__schema"];
   EXPECT_EQ(schema["queryType"]["name"], "Query");
   EXPECT_EQ(schema["subscriptionType"]["name"], "Subscription");
@@ -102,10 +103,10 @@ TEST(IntrospectionTest, SwitchedOffHidesSuggestions) {
       ExecutionResult result = RunRequest(*engine, MakeRequest(query, variables));
       EXPECT_FALSE(result.has_data) << query;
       if (introspection) {
-        EXPECT_THAT(result.body, HasSubstr("Did you mean")) << query;
+        EXPECT_THAT(result.Body(), HasSubstr("Did you mean")) << query;
       } else {
-        EXPECT_THAT(result.body, ::testing::Not(HasSubstr("Did you mean"))) << query;
-        EXPECT_THAT(result.body, HasSubstr(R"(.","locations")")) << result.body;
+        EXPECT_THAT(result.Body(), ::testing::Not(HasSubstr("Did you mean"))) << query;
+        EXPECT_THAT(result.Body(), HasSubstr(R"(.","locations")")) << result.Body();
       }
     }
   }
@@ -117,13 +118,13 @@ TEST(IntrospectionTest, CanBeSwitchedOff) {
   std::unique_ptr<Engine> engine = MustCreate(RichSchema(), options);
   ExecutionResult result = RunRequest(*engine, MakeRequest("{ __schema { types { name } } }"));
   EXPECT_FALSE(result.has_data);
-  EXPECT_EQ(result.body,
+  EXPECT_EQ(result.Body(),
             R"({"errors":[{"message":"Cannot query field \"__schema\" on type \"Root\".",)"
             R"("locations":[{"line":1,"column":3}]}]})");
   result = RunRequest(*engine, MakeRequest("{ extra\n  t: __type(name: \"Root\") { name } }"));
   EXPECT_FALSE(result.has_data);
-  EXPECT_THAT(result.body, HasSubstr(R"(Cannot query field \"__type\" on type \"Root\".)"));
-  EXPECT_THAT(result.body, HasSubstr(R"({"line":2,"column":3})"));
+  EXPECT_THAT(result.Body(), HasSubstr(R"(Cannot query field \"__type\" on type \"Root\".)"));
+  EXPECT_THAT(result.Body(), HasSubstr(R"({"line":2,"column":3})"));
   // __typename is not introspection of the schema: it keeps working.
   EXPECT_EQ(Body(*engine, "{ __typename }"), R"({"data":{"__typename":"Root"}})");
 }

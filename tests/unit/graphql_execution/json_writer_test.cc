@@ -79,10 +79,10 @@ TEST(JsonWriterTest, WritesErrorsInGraphqlJsOrder) {
                          Value::MakeList({Value::String("a"), Value::Int(0)}),
                          Value::MakeObject({{"code", Value::String("X")}})});
   errors.push_back(Error{"empty extensions", {}, {}, Value::MakeObject({})});
-  EXPECT_EQ(ErrorsBody(errors),
-            R"({"errors":[{"message":"plain"},)"
+  EXPECT_EQ(ErrorsList(errors),
+            R"([{"message":"plain"},)"
             R"({"message":"full","locations":[{"line":1,"column":2},{"line":3,"column":4}],)"
-            R"("path":["a",0],"extensions":{"code":"X"}},{"message":"empty extensions"}]})");
+            R"("path":["a",0],"extensions":{"code":"X"}},{"message":"empty extensions"}])");
 }
 
 }  // namespace

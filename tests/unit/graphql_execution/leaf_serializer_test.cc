@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "core/graphql/build_schema.h"
+#include "core/graphql/type/build_schema.h"
 
 namespace netgraph::graphql {
 namespace {

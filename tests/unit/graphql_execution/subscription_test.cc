@@ -50,7 +50,7 @@ class SubscriptionTest : public ::testing::Test {
         engine_->Subscribe(engine_->Prepare(query), params, &result);
     if (subscription == nullptr) {
       EXPECT_FALSE(result.has_data);
-      *error = result.body;
+      *error = result.Body();
     }
     return subscription;
   }
@@ -69,12 +69,12 @@ TEST_F(SubscriptionTest, SubscribesAndMapsEvents) {
   ExecutionResult event =
       engine_->ExecuteEvent(*subscription, Json(R"({"id": 7, "changes": ["a", "b"]})"), nullptr);
   EXPECT_TRUE(event.has_data);
-  EXPECT_EQ(event.body, R"({"data":{"u":{"id":"7","changes":["a","b"]}}})");
+  EXPECT_EQ(event.Body(), R"({"data":{"u":{"id":"7","changes":["a","b"]}}})");
 
   // A bad event is a field error: the non-null root field nulls the data.
   event = engine_->ExecuteEvent(*subscription, Json(R"({"id": 8, "changes": [null]})"), nullptr);
   EXPECT_TRUE(event.has_data);
-  EXPECT_EQ(event.body,
+  EXPECT_EQ(event.Body(),
             R"({"errors":[{"message":"Cannot return null for non-nullable field Update.changes.",)"
             R"("locations":[{"line":1,"column":58}],"path":["u","changes",0]}],"data":null})");
 }
@@ -102,8 +102,9 @@ TEST_F(SubscriptionTest, BoundFieldResolversGetTheEventAsParent) {
   std::string error;
   std::unique_ptr<Subscription> subscription = Start("subscription { renamed { id } }", "", &error);
   ASSERT_NE(subscription, nullptr) << error;
-  EXPECT_EQ(engine_->ExecuteEvent(*subscription, Json(R"({"payload": {"id": "p"}})"), nullptr).body,
-            R"({"data":{"renamed":{"id":"p"}}})");
+  EXPECT_EQ(
+      engine_->ExecuteEvent(*subscription, Json(R"({"payload": {"id": "p"}})"), nullptr).Body(),
+      R"({"data":{"renamed":{"id":"p"}}})");
 }
 
 TEST_F(SubscriptionTest, RequestErrors) {

@@ -44,7 +44,8 @@ ExecutionResult RunRequest(Engine& engine, const Request& request) {
   params.context = request.context;
   ExecutionResult result = engine.Execute(*document, params);
   // Every body is JSON.
-  EXPECT_FALSE(nlohmann::json::parse(result.body, nullptr, false).is_discarded()) << result.body;
+  EXPECT_FALSE(nlohmann::json::parse(result.Body(), nullptr, false).is_discarded())
+      << result.Body();
   return result;
 }
 
@@ -54,7 +55,7 @@ std::string Body(Engine& engine, std::string_view query, Value root_value,
   request.query = std::string(query);
   request.variables = std::string(variables);
   request.root_value = std::move(root_value);
-  return RunRequest(engine, request).body;
+  return RunRequest(engine, request).Body();
 }
 
 Value Json(std::string_view json) { return Value::FromJson(nlohmann::json::parse(json)); }

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "core/graphql/engine.h"
-#include "core/graphql/value.h"
+#include "core/graphql/utilities/value.h"
 
 namespace netgraph::graphql::test {
 

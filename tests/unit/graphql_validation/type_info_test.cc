@@ -1,5 +1,5 @@
 // TypeInfo: what it knows at each node of a walk, as graphql-js's TypeInfo.
-#include "core/graphql/validation/type_info.h"
+#include "core/graphql/utilities/type_info.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "core/graphql/parser.h"
-#include "core/graphql/visitor.h"
+#include "core/graphql/language/parser.h"
+#include "core/graphql/language/visitor.h"
 #include "tests/unit/graphql_validation/validation_cases.h"
 
 namespace netgraph::graphql {

@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "core/graphql/build_schema.h"
-#include "core/graphql/parser.h"
+#include "core/graphql/language/parser.h"
+#include "core/graphql/type/build_schema.h"
 
 namespace netgraph::graphql {
 

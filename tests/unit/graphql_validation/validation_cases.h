@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/graphql/engine.h"
-#include "core/graphql/schema.h"
+#include "core/graphql/type/schema.h"
 #include "core/graphql/validation/validate.h"
 
 namespace netgraph::graphql {

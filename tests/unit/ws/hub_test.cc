@@ -36,8 +36,8 @@ class FakeExecutor : public EventExecutor {
                                         const graphql::Value&) override {
     const auto& fake = static_cast<const FakeSubscription&>(subscription);
     int n = ++executions[fake.name];
-    if (failing == fake.name) return {false, R"({"errors":[{"message":"boom"}]})"};
-    return {true, R"({"data":{")" + fake.name + R"(":)" + std::to_string(n) + "}}"};
+    if (failing == fake.name) return {false, {}, R"([{"message":"boom"}])"};
+    return {true, R"({")" + fake.name + R"(":)" + std::to_string(n) + "}", {}};
   }
   std::map<std::string, int> executions;
   std::string failing;
@@ -48,8 +48,8 @@ class RecordingSubscriber : public Subscriber {
   void OnNext(const std::string& id, const SharedText& result) override {
     received.emplace_back(id, result);
   }
-  void OnFailed(const std::string& id, const std::string& errors_body) override {
-    failed.emplace_back(id, errors_body);
+  void OnFailed(const std::string& id, const graphql::ExecutionResult& failure) override {
+    failed.emplace_back(id, failure.Body());
   }
   std::vector<std::pair<std::string, SharedText>> received;
   std::vector<std::pair<std::string, std::string>> failed;

@@ -101,7 +101,7 @@ TEST_F(LegacyWsSessionTest, SubscriptionResultsAreDataAndStopCompletes) {
 }
 
 TEST_F(LegacyWsSessionTest, QueryGetsDataThenComplete) {
-  backend_.results["{ a }"] = {StartResult::Kind::kResult, R"({"data":{"a":3}})"};
+  backend_.results["{ a }"] = {StartResult::Kind::kResult, {true, R"({"a":3})", {}}};
   Initialise();
   Receive(R"({"type":"start","id":"q","payload":{"query":"{ a }"}})");
   ASSERT_EQ(peer_.sent.size(), 2u);
@@ -112,7 +112,7 @@ TEST_F(LegacyWsSessionTest, QueryGetsDataThenComplete) {
 
 TEST_F(LegacyWsSessionTest, RequestErrorsAreDataWithErrorsThenComplete) {
   backend_.results["subscription { nope }"] = {StartResult::Kind::kRequestError,
-                                               R"({"errors":[{"message":"bad"}]})"};
+                                               {false, {}, R"([{"message":"bad"}])"}};
   Initialise();
   Receive(R"({"type":"start","id":"1","payload":{"query":"subscription { nope }"}})");
   ASSERT_EQ(peer_.sent.size(), 2u);

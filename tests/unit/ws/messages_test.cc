@@ -32,13 +32,6 @@ TEST(MessagesTest, SharedPayloadIsNotCopied) {
             nlohmann::json::parse(R"({"id":"a\"b","type":"next","payload":{"data":{}}})"));
 }
 
-TEST(MessagesTest, ErrorsOfARequestErrorBody) {
-  EXPECT_EQ(ErrorsOf(R"({"errors":[{"message":"x"}]})"), R"([{"message":"x"}])");
-  nlohmann::json fallback = nlohmann::json::parse(ErrorsOf(R"({"data":null})"));
-  ASSERT_EQ(fallback.size(), 1u);
-  EXPECT_TRUE(fallback[0]["message"].is_string());
-}
-
 TEST(MessagesTest, CloseReasonsFitTheFrame) {
   EXPECT_EQ(LimitCloseReason("short", "fallback"), "short");
   EXPECT_EQ(LimitCloseReason(std::string(124, 'x'), "fallback"), "fallback");

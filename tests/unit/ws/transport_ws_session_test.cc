@@ -207,7 +207,7 @@ TEST_F(TransportWsSessionTest, CompleteWithoutIdCloses4400) {
 }
 
 TEST_F(TransportWsSessionTest, QueryGetsOneNextThenComplete) {
-  backend_.results["{ a }"] = {StartResult::Kind::kResult, R"({"data":{"a":2}})"};
+  backend_.results["{ a }"] = {StartResult::Kind::kResult, {true, R"({"a":2})", {}}};
   Acknowledge();
   Receive(R"({"type":"subscribe","id":"q","payload":{"query":"{ a }"}})");
   ASSERT_EQ(peer_.sent.size(), 2u);
@@ -219,8 +219,10 @@ TEST_F(TransportWsSessionTest, QueryGetsOneNextThenComplete) {
 
 TEST_F(TransportWsSessionTest, RequestErrorIsAnErrorMessageWithoutComplete) {
   backend_.results["subscription { nope }"] = {
-      StartResult::Kind::kRequestError, R"({"errors":[{"message":"Cannot query field \"nope\"",)"
-                                        R"("locations":[{"line":1,"column":16}]}]})"};
+      StartResult::Kind::kRequestError,
+      {false,
+       {},
+       R"([{"message":"Cannot query field \"nope\"","locations":[{"line":1,"column":16}]}])"}};
   Acknowledge();
   Receive(R"({"type":"subscribe","id":"1","payload":{"query":"subscription { nope }"}})");
   ASSERT_EQ(peer_.sent.size(), 1u);
@@ -303,7 +305,7 @@ TEST_F(TransportWsSessionTest, ThePayloadTokenWinsOverTheUpgradeHeader) {
 TEST_F(TransportWsSessionTest, FailedSubscriptionSendsErrorAndEndsTheId) {
   Acknowledge();
   Receive(R"({"type":"subscribe","id":"1","payload":{"query":"subscription { a }"}})");
-  session_->OnFailed("1", R"({"errors":[{"message":"boom"}]})");
+  session_->OnFailed("1", graphql::ExecutionResult{false, {}, R"([{"message":"boom"}])"});
   ASSERT_EQ(peer_.sent.size(), 1u);
   EXPECT_EQ(peer_.Last(),
             nlohmann::json::parse(R"({"id":"1","type":"error","payload":[{"message":"boom"}]})"));

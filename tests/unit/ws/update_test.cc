@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/graphql/engine.h"
+
 namespace netgraph::ws {
 namespace {
 
@@ -63,22 +65,20 @@ TEST(RefusalLogTest, LogsTheFirstRefusalOfAnIntervalAndCountsTheRest) {
   EXPECT_NE(later->find("1000 more"), std::string::npos);
 }
 
-TEST(StampedBodyTest, AddsExtensionsToAResult) {
+TEST(StampExtensionsTest, AddsExtensionsToAResult) {
+  graphql::ExecutionResult result{true, R"({"a":1})", {}};
   nlohmann::json stamped =
-      nlohmann::json::parse(StampedBody(R"({"data":{"a":1}})", UpdateStamp{3, std::nullopt}));
+      nlohmann::json::parse(result.Body(StampExtensions(UpdateStamp{3, std::nullopt})));
   EXPECT_EQ(stamped, nlohmann::json::parse(R"({"data":{"a":1},"extensions":{"sequence":3}})"));
 }
 
-TEST(StampedBodyTest, CarriesThePublisherSequence) {
-  nlohmann::json stamped = nlohmann::json::parse(
-      StampedBody(R"({"errors":[{"message":"x"}],"data":null})", UpdateStamp{3, 99}));
+TEST(StampExtensionsTest, CarriesThePublisherSequence) {
+  graphql::ExecutionResult result{true, "null", R"([{"message":"x"}])"};
+  nlohmann::json stamped = nlohmann::json::parse(result.Body(StampExtensions(UpdateStamp{3, 99})));
   EXPECT_EQ(stamped["extensions"],
             nlohmann::json::parse(R"({"sequence":3,"publisherSequence":99})"));
   EXPECT_EQ(stamped["errors"][0]["message"], "x");
-}
-
-TEST(StampedBodyTest, AnEmptyObjectGetsNoStrayComma) {
-  EXPECT_EQ(StampedBody("{}", UpdateStamp{1, std::nullopt}), R"({"extensions":{"sequence":1}})");
+  EXPECT_TRUE(stamped["data"].is_null());
 }
 
 TEST(SequencerTest, CountsUpdatesOneByOne) {

@@ -1,0 +1,19 @@
+// Spec (September 2025) §3.13 Directives: directive definitions have unique names.
+#include <string>
+
+#include "core/graphql/utilities/str_cat.h"
+#include "core/graphql/validation/repeated_names.h"
+#include "core/graphql/validation/rules.h"
+
+namespace netgraph::graphql {
+
+bool UniqueDirectiveNamesRule::Enter(const ast::Node& node) {
+  const ast::Name& name = static_cast<const ast::DirectiveDefinition&>(node).name;
+  if (const std::uint32_t* first = SeenBefore(name, &known_names_)) {
+    context().ReportError(StrCat({"There can be only one directive named \"@", name.value, "\"."}),
+                          {*first, name.offset});
+  }
+  return true;
+}
+
+}  // namespace netgraph::graphql
