@@ -17,7 +17,7 @@
 #include "core/crypto/elgamal_decryptor.h"
 #include "core/crypto/receipt.h"
 #include "core/crypto/solana_keypair.h"
-#include "core/domain/amount.h"
+#include "core/domain/internal/amount.h"
 #include "core/domain/network_graph.h"
 #include "core/domain/outbox_relay.h"
 #include "core/domain/portfolio.h"
