@@ -51,6 +51,7 @@ class LayeringCheckTest : public ::testing::Test {
     Write("core/high/high.cc", "#include <string>\n\n#include \"core/low/public.h\"\n");
     Write("tests/unit/low/detail_test.cc", "#include \"core/low/internal/detail.h\"\n");
     Write("fcgi/adapter.cc", "#include \"core/high/high.h\"\n");
+    Write("daemon/listen_socket.h", "// listening sockets\n");
   }
   void TearDown() override { fs::remove_all(root_); }
 
