@@ -1,4 +1,4 @@
-#include "core/api/resolvers.h"
+#include "core/api/internal/resolvers.h"
 
 #include <cstdint>
 #include <initializer_list>

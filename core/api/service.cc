@@ -5,7 +5,7 @@
 #include <chrono>
 #include <utility>
 
-#include "core/api/resolvers.h"
+#include "core/api/internal/resolvers.h"
 #include "core/auth/authorization_header.h"
 #include "core/embedded_file.h"
 #include "core/log.h"

@@ -1,4 +1,4 @@
-#include "core/auth/claims.h"
+#include "core/auth/internal/claims.h"
 
 #include <algorithm>
 #include <cmath>

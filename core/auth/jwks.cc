@@ -1,4 +1,4 @@
-#include "core/auth/jwks.h"
+#include "core/auth/internal/jwks.h"
 
 #include <openssl/core_names.h>
 
@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "core/auth/base64url.h"
-#include "core/auth/openssl_handles.h"
+#include "core/auth/internal/openssl_handles.h"
+#include "core/crypto/base64.h"
 
 namespace netgraph::auth {
 
@@ -42,11 +42,12 @@ bool SuitsAlgorithm(const json& jwk, JwtAlgorithm algorithm) {
 // The decoded base64url member `name`, required.
 Result<std::string> BinaryMember(const json& jwk, const char* name) {
   std::optional<std::string> text = StringMember(jwk, name);
-  std::optional<std::string> bytes = text ? DecodeBase64Url(*text) : std::nullopt;
-  if (!bytes || bytes->empty()) {
+  // A missing member decodes as empty, which is refused too.
+  Result<std::string> bytes = crypto::Base64UrlDecode(text.value_or(""));
+  if (!bytes.ok() || bytes->empty()) {
     return Status::Error(std::string("member ") + name + " is not a base64url string");
   }
-  return std::move(*bytes);
+  return std::move(bytes).value();
 }
 
 Result<PkeyHandle> PublicKeyFromParams(const char* key_type, OSSL_PARAM_BLD* builder) {

@@ -1,4 +1,4 @@
-#include "core/auth/keys.h"
+#include "core/auth/internal/keys.h"
 
 #include <openssl/core_names.h>
 #include <openssl/pem.h>
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <memory>
 
-#include "core/auth/openssl_handles.h"
+#include "core/auth/internal/openssl_handles.h"
 
 namespace netgraph::auth {
 

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "core/auth/keys.h"
-#include "core/auth/libjwt_handles.h"
-#include "core/auth/openssl_handles.h"
+#include "core/auth/internal/keys.h"
+#include "core/auth/internal/libjwt_handles.h"
+#include "core/auth/internal/openssl_handles.h"
 
 namespace netgraph::auth {
 

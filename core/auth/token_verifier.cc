@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "core/auth/base64url.h"
-#include "core/auth/claims.h"
-#include "core/auth/jwks.h"
-#include "core/auth/libjwt_handles.h"
-#include "core/auth/verified_token_cache.h"
+#include "core/auth/internal/claims.h"
+#include "core/auth/internal/jwks.h"
+#include "core/auth/internal/libjwt_handles.h"
+#include "core/auth/internal/verified_token_cache.h"
+#include "core/crypto/base64.h"
 
 namespace netgraph::auth {
 
@@ -47,8 +47,8 @@ Result<CompactJws> SplitCompact(std::string_view token) {
 }
 
 Result<json> DecodeJsonObject(std::string_view part, const char* what) {
-  std::optional<std::string> text = DecodeBase64Url(part);
-  if (!text) return Status::Error(std::string("token ") + what + " is not base64url");
+  Result<std::string> text = crypto::Base64UrlDecode(part);
+  if (!text.ok()) return Status::Error(std::string("token ") + what + " is not base64url");
   json object = json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (object.is_discarded()) return Status::Error(std::string("token ") + what + " is not JSON");
   if (!object.is_object()) {
@@ -170,8 +170,8 @@ Result<Identity> TokenVerifier::Verify(std::string_view token,
   Result<json> claims = DecodeJsonObject(parts->payload, "payload");
   if (!claims.ok()) return claims.status();
 
-  std::optional<std::string> signature = DecodeBase64Url(parts->signature);
-  if (!signature) return Status::Error("token signature is not base64url");
+  Result<std::string> signature = crypto::Base64UrlDecode(parts->signature);
+  if (!signature.ok()) return Status::Error("token signature is not base64url");
   if (config_.algorithm == JwtAlgorithm::kES256 && signature->size() != kEs256SignatureBytes) {
     return Status::Error("ES256 signature is " + std::to_string(signature->size()) +
                          " bytes, not 64 (R || S)");

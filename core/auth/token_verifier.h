@@ -15,10 +15,10 @@
 //   5. checks the claims: exp required and now < exp + leeway; nbf, when present,
 //      now >= nbf - leeway; iat, when present, iat <= now + leeway; iss and aud (aud a string or
 //      an array), both configured unless the deployment allows any; sub a non-empty string.
-// Steps 2-4 are skipped for a token that passed them recently (see verified_token_cache.h): the
-// claims of step 5 are checked on every call.
-// Error messages name the reason for the logs ("token expired", "unknown kid 'k2'", "algorithm
-// HS256 not allowed"); clients should only ever see "Authentication required".
+// Steps 2-4 are skipped for a token that passed them recently (see
+// internal/verified_token_cache.h): the claims of step 5 are checked on every call. Error messages
+// name the reason for the logs ("token expired", "unknown kid 'k2'", "algorithm HS256 not
+// allowed"); clients should only ever see "Authentication required".
 //
 // Thread-safety: Verify may run on many threads at once (the cache of verified tokens locks).
 #ifndef NETGRAPH_CORE_AUTH_TOKEN_VERIFIER_H_
@@ -33,7 +33,7 @@
 
 #include "core/auth/auth_config.h"
 #include "core/auth/identity.h"
-#include "core/auth/keys.h"
+#include "core/auth/internal/keys.h"
 #include "core/status.h"
 
 namespace netgraph::auth {

@@ -1,4 +1,4 @@
-#include "core/auth/verified_token_cache.h"
+#include "core/auth/internal/verified_token_cache.h"
 
 namespace netgraph::auth {
 

@@ -3,6 +3,27 @@
 #include <sodium.h>
 
 namespace netgraph::crypto {
+namespace {
+
+// Decodes `text` in libsodium's `variant` into a container of single bytes; false when the text
+// is not strict in that variant.
+template <typename Bytes>
+bool DecodeStrict(std::string_view text, int variant, Bytes& bytes) {
+  bytes.resize(text.size() / 4 * 3 + 3);
+  std::size_t length = 0;
+  const char* end = nullptr;
+  // No characters to ignore, and `end` must reach the end of the text: libsodium otherwise stops
+  // quietly at the first character it cannot use.
+  if (sodium_base642bin(reinterpret_cast<unsigned char*>(bytes.data()), bytes.size(), text.data(),
+                        text.size(), /*ignore=*/nullptr, &length, &end, variant) != 0 ||
+      end != text.data() + text.size()) {
+    return false;
+  }
+  bytes.resize(length);
+  return true;
+}
+
+}  // namespace
 
 std::string Base64Encode(std::span<const std::uint8_t> bytes) {
   constexpr int kVariant = sodium_base64_VARIANT_ORIGINAL;
@@ -13,17 +34,18 @@ std::string Base64Encode(std::span<const std::uint8_t> bytes) {
 }
 
 Result<std::vector<std::uint8_t>> Base64Decode(std::string_view text) {
-  std::vector<std::uint8_t> bytes(text.size() / 4 * 3 + 3);
-  std::size_t length = 0;
-  const char* end = nullptr;
-  // No characters to ignore, and `end` must reach the end of the text: libsodium otherwise stops
-  // quietly at the first character it cannot use.
-  if (sodium_base642bin(bytes.data(), bytes.size(), text.data(), text.size(), nullptr, &length,
-                        &end, sodium_base64_VARIANT_ORIGINAL) != 0 ||
-      end != text.data() + text.size()) {
+  std::vector<std::uint8_t> bytes;
+  if (!DecodeStrict(text, sodium_base64_VARIANT_ORIGINAL, bytes)) {
     return Status::Error("not standard padded base64");
   }
-  bytes.resize(length);
+  return bytes;
+}
+
+Result<std::string> Base64UrlDecode(std::string_view text) {
+  std::string bytes;
+  if (!DecodeStrict(text, sodium_base64_VARIANT_URLSAFE_NO_PADDING, bytes)) {
+    return Status::Error("not unpadded base64url");
+  }
   return bytes;
 }
 

@@ -17,7 +17,7 @@
 //   ristretto.h          ristretto255 points and scalars, generators G and H
 //   elgamal.h            twisted ElGamal keys, ciphertexts, encryption, homomorphic sums
 //   elgamal_decryptor.h  decryption with a secret key (operator CLI)
-//   discrete_log.h, field25519.h   the baby-step giant-step search behind decryption
+//   internal/discrete_log.h, internal/field25519.h   the search behind decryption (private)
 //   ed25519.h            Ed25519 keypairs, signing, verification, base58 signatures
 //   solana_keypair.h     Solana keypair JSON files (the treasury key)
 //   solana_address.h     addresses, PDAs, associated token accounts, program ids

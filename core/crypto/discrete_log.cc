@@ -1,10 +1,10 @@
-#include "core/crypto/discrete_log.h"
+#include "core/crypto/internal/discrete_log.h"
 
 #include <algorithm>
 #include <optional>
 #include <span>
 
-#include "core/crypto/field25519.h"
+#include "core/crypto/internal/field25519.h"
 
 namespace netgraph::crypto {
 namespace {

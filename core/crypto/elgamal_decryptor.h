@@ -6,15 +6,15 @@
 
 #include <cstdint>
 
-#include "core/crypto/discrete_log.h"
 #include "core/crypto/elgamal.h"
+#include "core/crypto/internal/discrete_log.h"
 #include "core/status.h"
 
 namespace netgraph::crypto {
 
 class ElGamalDecryptor {
  public:
-  // Builds the discrete-log table (see discrete_log.h).
+  // Builds the discrete-log table (see internal/discrete_log.h).
   explicit ElGamalDecryptor(const ElGamalSecretKey& key);
 
   // The amount (at most kMaxDecryptableAmount) the ciphertext encrypts under this key. An error

@@ -1,7 +1,7 @@
 #include "core/domain/demo_seed.h"
 
 #include "core/domain/graph_change.h"
-#include "core/domain/graph_ids.h"
+#include "core/domain/internal/graph_ids.h"
 #include "core/domain/user.h"
 #include "core/domain/voucher.h"
 #include "core/domain/voucher_admin.h"

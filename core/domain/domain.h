@@ -14,10 +14,10 @@
 // Pieces:
 //   failure.h              refusals, their texts, Outcome<T>
 //   user.h                 users on first sight of a token, admin grants
-//   voucher_code.h         voucher codes: generation, normalisation, display
-//   amount.h               token units <-> base units, the 2^32 balance limit
+//   internal/voucher_code.h    voucher codes: generation, normalisation, display
+//   internal/amount.h          token units <-> base units, the 2^32 balance limit
 //   date_time.h            the DateTime scalar's text
-//   wallet_address.h       base58 Solana addresses
+//   internal/wallet_address.h  base58 Solana addresses
 //   voucher.h              the Voucher view, claimVoucher and its rate limit
 //   redemption.h           redeemVoucher
 //   confidential_ledger.h  the confidential side of a redemption (interface)
@@ -26,19 +26,21 @@
 //   portfolio.h            getUserPortfolio, investmentData
 //   network_graph.h        networkGraph, graph import
 //   graph_change.h         writing graph changes and their NetworkUpdate announcements
-//   graph_ids.h            the node and link shapes domain changes write
+//   internal/graph_ids.h       the node and link shapes domain changes write
 //   outbox_relay.h         publishing the outbox on Redis
 //   demo_seed.h            demo data for development stacks
 #ifndef NETGRAPH_CORE_DOMAIN_DOMAIN_H_
 #define NETGRAPH_CORE_DOMAIN_DOMAIN_H_
 
-#include "core/domain/amount.h"
 #include "core/domain/confidential_ledger.h"
 #include "core/domain/date_time.h"
 #include "core/domain/demo_seed.h"
 #include "core/domain/failure.h"
 #include "core/domain/graph_change.h"
-#include "core/domain/graph_ids.h"
+#include "core/domain/internal/amount.h"
+#include "core/domain/internal/graph_ids.h"
+#include "core/domain/internal/voucher_code.h"
+#include "core/domain/internal/wallet_address.h"
 #include "core/domain/network_graph.h"
 #include "core/domain/outbox_relay.h"
 #include "core/domain/portfolio.h"
@@ -47,7 +49,5 @@
 #include "core/domain/user.h"
 #include "core/domain/voucher.h"
 #include "core/domain/voucher_admin.h"
-#include "core/domain/voucher_code.h"
-#include "core/domain/wallet_address.h"
 
 #endif  // NETGRAPH_CORE_DOMAIN_DOMAIN_H_

@@ -1,4 +1,4 @@
-#include "core/domain/graph_ids.h"
+#include "core/domain/internal/graph_ids.h"
 
 namespace netgraph::domain {
 

@@ -2,10 +2,10 @@
 
 #include <optional>
 
-#include "core/domain/amount.h"
 #include "core/domain/graph_change.h"
-#include "core/domain/graph_ids.h"
-#include "core/domain/wallet_address.h"
+#include "core/domain/internal/amount.h"
+#include "core/domain/internal/graph_ids.h"
+#include "core/domain/internal/wallet_address.h"
 #include "core/store/ledger.h"
 #include "core/store/token.h"
 #include "core/store/vouchers.h"

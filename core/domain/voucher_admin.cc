@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
-#include "core/domain/amount.h"
 #include "core/domain/date_time.h"
-#include "core/domain/voucher_code.h"
+#include "core/domain/internal/amount.h"
+#include "core/domain/internal/voucher_code.h"
 #include "core/store/token.h"
 #include "core/store/vouchers.h"
 

@@ -1,4 +1,4 @@
-#include "core/domain/voucher_code.h"
+#include "core/domain/internal/voucher_code.h"
 
 #include <openssl/rand.h>
 

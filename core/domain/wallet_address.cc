@@ -1,4 +1,4 @@
-#include "core/domain/wallet_address.h"
+#include "core/domain/internal/wallet_address.h"
 
 #include "core/crypto/solana_address.h"
 

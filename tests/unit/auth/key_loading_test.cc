@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/auth/jwks.h"
+#include "core/auth/internal/jwks.h"
 #include "core/auth/token_verifier.h"
 #include "tests/unit/auth/test_crypto.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/auth/openssl_handles.h"
+#include "core/auth/internal/openssl_handles.h"
 
 namespace netgraph::auth::testing {
 

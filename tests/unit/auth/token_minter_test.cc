@@ -3,8 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "core/auth/base64url.h"
 #include "core/auth/token_verifier.h"
+#include "core/crypto/base64.h"
 #include "tests/unit/auth/test_crypto.h"
 
 namespace netgraph::auth {
@@ -36,9 +36,9 @@ std::string Mint(const TokenMinter& minter, const MintOptions& options) {
 json Part(const std::string& token, int index) {
   std::size_t begin = 0;
   for (int i = 0; i < index; ++i) begin = token.find('.', begin) + 1;
-  std::optional<std::string> text =
-      DecodeBase64Url(token.substr(begin, token.find('.', begin) - begin));
-  if (!text) throw std::runtime_error("not base64url");
+  Result<std::string> text =
+      crypto::Base64UrlDecode(token.substr(begin, token.find('.', begin) - begin));
+  if (!text.ok()) throw std::runtime_error("not base64url");
   return json::parse(*text);
 }
 
@@ -89,8 +89,8 @@ TEST_F(TokenMinterTest, MintsRs256TokensTheVerifierAccepts) {
 // libjwt 1.10.2 converts OpenSSL's DER signature to JOSE's R || S; check that with OpenSSL alone.
 TEST_F(TokenMinterTest, Es256SignaturesAreRawRAndS) {
   std::string token = Mint(Minter(JwtAlgorithm::kES256, EcKey()), Options());
-  std::optional<std::string> signature = DecodeBase64Url(token.substr(token.rfind('.') + 1));
-  ASSERT_TRUE(signature.has_value());
+  Result<std::string> signature = crypto::Base64UrlDecode(token.substr(token.rfind('.') + 1));
+  ASSERT_TRUE(signature.ok());
   EXPECT_EQ(signature->size(), 64u);
   EXPECT_TRUE(testing::VerifiesAsEs256(token, EcKey()));
   EXPECT_FALSE(testing::VerifiesAsEs256(token, testing::OtherEcKey()));

@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "core/auth/libjwt_handles.h"
+#include "core/auth/internal/libjwt_handles.h"
 #include "tests/unit/auth/test_crypto.h"
 
 namespace netgraph::auth {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -53,6 +54,44 @@ TEST(Base64Test, RejectsOtherAlphabetsAndStrayCharacters) {
   EXPECT_FALSE(Base64Decode(" Zm9v").ok());
   EXPECT_FALSE(Base64Decode("Zm9v YmFy").ok());
   EXPECT_FALSE(Base64Decode("Zm9v*mFy").ok());
+}
+
+// The decoded text, or "<error>" when Base64UrlDecode refuses it.
+std::string UrlDecoded(std::string_view text) {
+  Result<std::string> decoded = Base64UrlDecode(text);
+  return decoded.ok() ? *decoded : "<error>";
+}
+
+TEST(Base64UrlTest, DecodesEveryRemainderLength) {
+  EXPECT_EQ(UrlDecoded(""), "");
+  EXPECT_EQ(UrlDecoded("Zg"), "f");
+  EXPECT_EQ(UrlDecoded("Zm8"), "fo");
+  EXPECT_EQ(UrlDecoded("Zm9v"), "foo");
+  EXPECT_EQ(UrlDecoded("Zm9vYg"), "foob");
+}
+
+TEST(Base64UrlTest, UsesTheUrlAlphabet) {
+  EXPECT_EQ(UrlDecoded("-_8"), std::string("\xfb\xff", 2));
+  EXPECT_EQ(UrlDecoded("+/8"), "<error>");
+}
+
+TEST(Base64UrlTest, RoundTripsAllByteValues) {
+  std::vector<std::uint8_t> bytes;
+  for (int i = 0; i < 256; ++i) bytes.push_back(static_cast<std::uint8_t>(i));
+  // The standard spelling, turned into base64url: the other two letters, no padding.
+  std::string text = Base64Encode(bytes);
+  std::replace(text.begin(), text.end(), '+', '-');
+  std::replace(text.begin(), text.end(), '/', '_');
+  text.erase(text.find('='));
+  EXPECT_EQ(UrlDecoded(text), std::string(bytes.begin(), bytes.end()));
+}
+
+TEST(Base64UrlTest, RejectsNonCanonicalText) {
+  EXPECT_EQ(UrlDecoded("Zg=="), "<error>");   // padding
+  EXPECT_EQ(UrlDecoded("Zm9vY"), "<error>");  // a lone sextet is no byte
+  EXPECT_EQ(UrlDecoded("Zh"), "<error>");     // unused bits set ("Zg" is canonical)
+  EXPECT_EQ(UrlDecoded("Zm 9v"), "<error>");
+  EXPECT_EQ(UrlDecoded("Zm9v\n"), "<error>");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "core/crypto/discrete_log.h"
+#include "core/crypto/internal/discrete_log.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/crypto/field25519.h"
+#include "core/crypto/internal/field25519.h"
 
 #include <gtest/gtest.h>
 

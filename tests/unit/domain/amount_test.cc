@@ -1,4 +1,4 @@
-#include "core/domain/amount.h"
+#include "core/domain/internal/amount.h"
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 #include <gtest/gtest.h>
 
 #include "core/domain/failure.h"
+#include "core/domain/internal/wallet_address.h"
 #include "core/domain/network_graph.h"
 #include "core/domain/voucher_admin.h"
-#include "core/domain/wallet_address.h"
 
 namespace netgraph::domain {
 namespace {

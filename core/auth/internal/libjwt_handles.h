@@ -1,7 +1,7 @@
 // An owning handle for libjwt's jwt_t and the libjwt name of each pinned algorithm. Internal to
 // core/auth.
-#ifndef NETGRAPH_CORE_AUTH_LIBJWT_HANDLES_H_
-#define NETGRAPH_CORE_AUTH_LIBJWT_HANDLES_H_
+#ifndef NETGRAPH_CORE_AUTH_INTERNAL_LIBJWT_HANDLES_H_
+#define NETGRAPH_CORE_AUTH_INTERNAL_LIBJWT_HANDLES_H_
 
 #include <jwt.h>
 
@@ -22,4 +22,4 @@ inline jwt_alg_t LibJwtAlgorithm(JwtAlgorithm algorithm) {
 
 }  // namespace netgraph::auth
 
-#endif  // NETGRAPH_CORE_AUTH_LIBJWT_HANDLES_H_
+#endif  // NETGRAPH_CORE_AUTH_INTERNAL_LIBJWT_HANDLES_H_

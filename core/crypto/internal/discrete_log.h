@@ -5,8 +5,8 @@
 // Baby-step giant-step with a 2^16 / 2^16 split: a table of x_hi·2^16·G for x_hi < 2^16, then up to
 // 2^16 steps target - x_lo·G. Points are compared by a key computed with batched inversions (see
 // discrete_log.cc), so building the table and a full search each take tens of milliseconds.
-#ifndef NETGRAPH_CORE_CRYPTO_DISCRETE_LOG_H_
-#define NETGRAPH_CORE_CRYPTO_DISCRETE_LOG_H_
+#ifndef NETGRAPH_CORE_CRYPTO_INTERNAL_DISCRETE_LOG_H_
+#define NETGRAPH_CORE_CRYPTO_INTERNAL_DISCRETE_LOG_H_
 
 #include <cstdint>
 #include <vector>
@@ -36,4 +36,4 @@ class DiscreteLog {
 
 }  // namespace netgraph::crypto
 
-#endif  // NETGRAPH_CORE_CRYPTO_DISCRETE_LOG_H_
+#endif  // NETGRAPH_CORE_CRYPTO_INTERNAL_DISCRETE_LOG_H_

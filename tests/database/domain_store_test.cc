@@ -17,7 +17,7 @@
 #include "core/crypto/elgamal_decryptor.h"
 #include "core/crypto/receipt.h"
 #include "core/crypto/solana_keypair.h"
-#include "core/domain/amount.h"
+#include "core/domain/internal/amount.h"
 #include "core/domain/network_graph.h"
 #include "core/domain/outbox_relay.h"
 #include "core/domain/portfolio.h"
@@ -31,7 +31,7 @@
 #include "core/store/outbox.h"
 #include "core/store/redis.h"
 #include "core/store/token.h"
-#include "tests/unit/domain/test_database.h"
+#include "tests/database/test_database.h"
 
 namespace netgraph::domain {
 namespace {
@@ -59,7 +59,7 @@ class DomainStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
     server_ = TestDatabase::Get();
-    if (server_ == nullptr) GTEST_SKIP() << TestDatabase::skip_reason();
+    ASSERT_NE(server_, nullptr) << TestDatabase::problem();
     url_ = server_->FreshDatabase();
     db_ = std::make_unique<store::Connection>(url_);
     Result<store::RoundRow> round =

@@ -1,6 +1,6 @@
 // Wallet addresses: Solana account keys in base58 that decode to exactly 32 bytes.
-#ifndef NETGRAPH_CORE_DOMAIN_WALLET_ADDRESS_H_
-#define NETGRAPH_CORE_DOMAIN_WALLET_ADDRESS_H_
+#ifndef NETGRAPH_CORE_DOMAIN_INTERNAL_WALLET_ADDRESS_H_
+#define NETGRAPH_CORE_DOMAIN_INTERNAL_WALLET_ADDRESS_H_
 
 #include <string_view>
 
@@ -12,4 +12,4 @@ bool IsValidWalletAddress(std::string_view address);
 
 }  // namespace netgraph::domain
 
-#endif  // NETGRAPH_CORE_DOMAIN_WALLET_ADDRESS_H_
+#endif  // NETGRAPH_CORE_DOMAIN_INTERNAL_WALLET_ADDRESS_H_

@@ -1,7 +1,7 @@
 // Token amounts: the API speaks token units (a Float), the store keeps integer base units, with
 // 10^decimals base units per token (the token's `decimals`, 0..9).
-#ifndef NETGRAPH_CORE_DOMAIN_AMOUNT_H_
-#define NETGRAPH_CORE_DOMAIN_AMOUNT_H_
+#ifndef NETGRAPH_CORE_DOMAIN_INTERNAL_AMOUNT_H_
+#define NETGRAPH_CORE_DOMAIN_INTERNAL_AMOUNT_H_
 
 #include <cstdint>
 #include <optional>
@@ -26,4 +26,4 @@ std::optional<std::int64_t> ParseTokenAmount(std::string_view text, int decimals
 
 }  // namespace netgraph::domain
 
-#endif  // NETGRAPH_CORE_DOMAIN_AMOUNT_H_
+#endif  // NETGRAPH_CORE_DOMAIN_INTERNAL_AMOUNT_H_

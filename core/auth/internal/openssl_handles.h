@@ -1,7 +1,7 @@
 // Owning handles for the OpenSSL objects the auth code creates, and the text of OpenSSL's error
 // queue for messages. Internal to core/auth (and its tests).
-#ifndef NETGRAPH_CORE_AUTH_OPENSSL_HANDLES_H_
-#define NETGRAPH_CORE_AUTH_OPENSSL_HANDLES_H_
+#ifndef NETGRAPH_CORE_AUTH_INTERNAL_OPENSSL_HANDLES_H_
+#define NETGRAPH_CORE_AUTH_INTERNAL_OPENSSL_HANDLES_H_
 
 #include <openssl/bio.h>
 #include <openssl/bn.h>
@@ -41,4 +41,4 @@ inline std::string TakeOpenSslError() {
 
 }  // namespace netgraph::auth
 
-#endif  // NETGRAPH_CORE_AUTH_OPENSSL_HANDLES_H_
+#endif  // NETGRAPH_CORE_AUTH_INTERNAL_OPENSSL_HANDLES_H_

@@ -5,8 +5,8 @@
 // against the clock on every use. Internal to core/auth.
 //
 // Thread-safe. Bounded: when full, the oldest entry makes room.
-#ifndef NETGRAPH_CORE_AUTH_VERIFIED_TOKEN_CACHE_H_
-#define NETGRAPH_CORE_AUTH_VERIFIED_TOKEN_CACHE_H_
+#ifndef NETGRAPH_CORE_AUTH_INTERNAL_VERIFIED_TOKEN_CACHE_H_
+#define NETGRAPH_CORE_AUTH_INTERNAL_VERIFIED_TOKEN_CACHE_H_
 
 #include <cstddef>
 #include <deque>
@@ -37,4 +37,4 @@ class VerifiedTokenCache {
 
 }  // namespace netgraph::auth
 
-#endif  // NETGRAPH_CORE_AUTH_VERIFIED_TOKEN_CACHE_H_
+#endif  // NETGRAPH_CORE_AUTH_INTERNAL_VERIFIED_TOKEN_CACHE_H_

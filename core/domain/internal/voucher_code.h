@@ -2,8 +2,8 @@
 // bits, shown in groups of four: "7KQ2-M9XD-RT4B-PW0C-HN3F". People type them, so a code is
 // compared in normalised form: upper case, hyphens and spaces removed, and Crockford's look-alikes
 // read as the digit they resemble (O as 0; I and L as 1).
-#ifndef NETGRAPH_CORE_DOMAIN_VOUCHER_CODE_H_
-#define NETGRAPH_CORE_DOMAIN_VOUCHER_CODE_H_
+#ifndef NETGRAPH_CORE_DOMAIN_INTERNAL_VOUCHER_CODE_H_
+#define NETGRAPH_CORE_DOMAIN_INTERNAL_VOUCHER_CODE_H_
 
 #include <cstddef>
 #include <optional>
@@ -27,4 +27,4 @@ Result<std::string> GenerateVoucherCode();
 
 }  // namespace netgraph::domain
 
-#endif  // NETGRAPH_CORE_DOMAIN_VOUCHER_CODE_H_
+#endif  // NETGRAPH_CORE_DOMAIN_INTERNAL_VOUCHER_CODE_H_

@@ -5,8 +5,8 @@
 //   Wallet                               --INVESTED_IN--> Round  ("round-<id>", label: its name)
 //   Wallet (label Confidential once it holds a confidential balance) --HOLDS--> Token ("token")
 //   Round                                --ROUND_OF-->    Token
-#ifndef NETGRAPH_CORE_DOMAIN_GRAPH_IDS_H_
-#define NETGRAPH_CORE_DOMAIN_GRAPH_IDS_H_
+#ifndef NETGRAPH_CORE_DOMAIN_INTERNAL_GRAPH_IDS_H_
+#define NETGRAPH_CORE_DOMAIN_INTERNAL_GRAPH_IDS_H_
 
 #include <cstdint>
 #include <string>
@@ -32,4 +32,4 @@ GraphNode TokenNode(const store::TokenRow& token);
 
 }  // namespace netgraph::domain
 
-#endif  // NETGRAPH_CORE_DOMAIN_GRAPH_IDS_H_
+#endif  // NETGRAPH_CORE_DOMAIN_INTERNAL_GRAPH_IDS_H_

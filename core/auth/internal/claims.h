@@ -1,7 +1,7 @@
 // The claim checks libjwt 1.10.2 leaves to its caller (RFC 7519 §4.1, RFC 8725 §3.8-3.9), applied
 // to a payload whose signature has already been verified. Internal to core/auth.
-#ifndef NETGRAPH_CORE_AUTH_CLAIMS_H_
-#define NETGRAPH_CORE_AUTH_CLAIMS_H_
+#ifndef NETGRAPH_CORE_AUTH_INTERNAL_CLAIMS_H_
+#define NETGRAPH_CORE_AUTH_INTERNAL_CLAIMS_H_
 
 #include <chrono>
 #include <nlohmann/json_fwd.hpp>
@@ -19,4 +19,4 @@ Result<Identity> IdentityFromClaims(const nlohmann::json& claims, const AuthConf
 
 }  // namespace netgraph::auth
 
-#endif  // NETGRAPH_CORE_AUTH_CLAIMS_H_
+#endif  // NETGRAPH_CORE_AUTH_INTERNAL_CLAIMS_H_

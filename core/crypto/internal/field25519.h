@@ -2,8 +2,8 @@
 // libsodium keeps its field and curve code private, and going through its byte-encoded point API
 // costs three field exponentiations per addition, too slow for a 2^32 search. Nothing here runs in
 // constant time; it only ever sees the public point being decrypted, never a key.
-#ifndef NETGRAPH_CORE_CRYPTO_FIELD25519_H_
-#define NETGRAPH_CORE_CRYPTO_FIELD25519_H_
+#ifndef NETGRAPH_CORE_CRYPTO_INTERNAL_FIELD25519_H_
+#define NETGRAPH_CORE_CRYPTO_INTERNAL_FIELD25519_H_
 
 #include <array>
 #include <cstdint>
@@ -61,4 +61,4 @@ const FieldElement& SqrtMinusOne();
 
 }  // namespace netgraph::crypto
 
-#endif  // NETGRAPH_CORE_CRYPTO_FIELD25519_H_
+#endif  // NETGRAPH_CORE_CRYPTO_INTERNAL_FIELD25519_H_

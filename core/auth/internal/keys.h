@@ -1,8 +1,8 @@
 // Key material for token verification and minting: reading key files, checking that a key suits
 // the pinned algorithm, and producing the SubjectPublicKeyInfo PEM text libjwt 1.10.2 verifies with
 // (it re-reads that PEM with PEM_read_bio_PUBKEY inside every jwt_decode). Internal to core/auth.
-#ifndef NETGRAPH_CORE_AUTH_KEYS_H_
-#define NETGRAPH_CORE_AUTH_KEYS_H_
+#ifndef NETGRAPH_CORE_AUTH_INTERNAL_KEYS_H_
+#define NETGRAPH_CORE_AUTH_INTERNAL_KEYS_H_
 
 #include <openssl/evp.h>
 
@@ -35,4 +35,4 @@ Result<VerificationKey> VerificationKeyFromPem(std::string_view pem, JwtAlgorith
 
 }  // namespace netgraph::auth
 
-#endif  // NETGRAPH_CORE_AUTH_KEYS_H_
+#endif  // NETGRAPH_CORE_AUTH_INTERNAL_KEYS_H_

@@ -1,14 +1,14 @@
 // Verification keys from a JWKS document (RFC 7517 §5), converted to the PEM text libjwt takes.
 // libjwt 1.10.2 has no JWK support, so EC and RSA JWKs are rebuilt with OpenSSL 3
 // (OSSL_PARAM_BLD + EVP_PKEY_fromdata). Internal to core/auth.
-#ifndef NETGRAPH_CORE_AUTH_JWKS_H_
-#define NETGRAPH_CORE_AUTH_JWKS_H_
+#ifndef NETGRAPH_CORE_AUTH_INTERNAL_JWKS_H_
+#define NETGRAPH_CORE_AUTH_INTERNAL_JWKS_H_
 
 #include <string_view>
 #include <vector>
 
 #include "core/auth/auth_config.h"
-#include "core/auth/keys.h"
+#include "core/auth/internal/keys.h"
 #include "core/status.h"
 
 namespace netgraph::auth {
@@ -22,4 +22,4 @@ Result<std::vector<VerificationKey>> VerificationKeysFromJwks(std::string_view j
 
 }  // namespace netgraph::auth
 
-#endif  // NETGRAPH_CORE_AUTH_JWKS_H_
+#endif  // NETGRAPH_CORE_AUTH_INTERNAL_JWKS_H_
