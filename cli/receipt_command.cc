@@ -24,9 +24,8 @@ Result<crypto::SolanaAddress> TreasuryKey(const std::optional<std::string>& pubk
   if (pubkey) return crypto::SolanaAddress::Parse(*pubkey);
   const std::string file = env.String("NETGRAPH_TREASURY_KEYPAIR_FILE");
   if (file.empty()) return Status::Error("pass --pubkey KEY or set NETGRAPH_TREASURY_KEYPAIR_FILE");
-  Result<crypto::Ed25519Keypair> keypair = crypto::ReadSolanaKeypairFile(file);
-  if (!keypair.ok()) return keypair.status();
-  return crypto::SolanaAddress(keypair->public_key());
+  NETGRAPH_ASSIGN_OR_RETURN(crypto::Ed25519Keypair keypair, crypto::ReadSolanaKeypairFile(file));
+  return crypto::SolanaAddress(keypair.public_key());
 }
 
 // Where the receipt's text and the redemption row disagree.

@@ -330,7 +330,7 @@ Status BindResolvers(graphql::Engine& engine) {
       {"Mutation.verifyWallet", VerifyWallet},
   };
   for (const auto& [coordinate, resolver] : resolvers) {
-    if (Status s = engine.BindResolver(coordinate, resolver); !s.ok()) return s;
+    NETGRAPH_RETURN_IF_ERROR(engine.BindResolver(coordinate, resolver));
   }
   return engine.BindSubscribe("Subscription.networkUpdated", SubscribeNetworkUpdated);
 }

@@ -57,7 +57,7 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   config.ledger = domain::LedgerConfig::FromEnvironment(env);
   config.relay = domain::RelayOptions::FromEnvironment(env);
   Result<domain::UpdateAuthenticator> updates = domain::UpdateAuthenticator::FromEnvironment(env);
-  if (Status s = env.status(); !s.ok()) return s;
+  NETGRAPH_RETURN_IF_ERROR(env.status());
   if (!auth.ok()) return auth.status();
   config.auth = *auth;
   if (!redis.ok()) return redis.status();
@@ -88,21 +88,19 @@ Result<std::unique_ptr<Service>> Service::Create(const ServiceConfig& config) {
     for (const graphql::Error& e : errors) message += "\n  " + e.message;
     return Status::Error(message);
   }
-  if (Status s = BindResolvers(*engine); !s.ok()) return s;
-  Result<auth::TokenVerifier> verifier = auth::TokenVerifier::Create(config.auth);
-  if (!verifier.ok()) return verifier.status();
+  NETGRAPH_RETURN_IF_ERROR(BindResolvers(*engine));
+  NETGRAPH_ASSIGN_OR_RETURN(auth::TokenVerifier verifier, auth::TokenVerifier::Create(config.auth));
   std::unique_ptr<domain::ConfidentialLedger> ledger;
   if (config.ledger.configured()) {
-    Result<std::unique_ptr<domain::Token2022Ledger>> created =
-        domain::Token2022Ledger::Create(config.ledger);
-    if (!created.ok()) return created.status();
-    log::Info("redemption receipts are signed by treasury key " + (*created)->TreasuryPublicKey());
-    ledger = std::move(created.value());
+    NETGRAPH_ASSIGN_OR_RETURN(std::unique_ptr<domain::Token2022Ledger> created,
+                              domain::Token2022Ledger::Create(config.ledger));
+    log::Info("redemption receipts are signed by treasury key " + created->TreasuryPublicKey());
+    ledger = std::move(created);
   } else {
     log::Warn("NETGRAPH_TREASURY_KEYPAIR_FILE or NETGRAPH_MINT_ADDRESS is unset: redemptions fail");
   }
   return std::unique_ptr<Service>(
-      new Service(config, std::move(engine), std::move(verifier.value()), std::move(ledger)));
+      new Service(config, std::move(engine), std::move(verifier), std::move(ledger)));
 }
 
 std::unique_ptr<RequestScope> Service::NewRequest(std::string_view authorization) {

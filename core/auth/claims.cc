@@ -71,25 +71,25 @@ Result<Identity> IdentityFromClaims(const json& claims, const AuthConfig& config
       std::chrono::floor<std::chrono::seconds>(now.time_since_epoch()).count();
   const std::int64_t leeway = config.leeway_seconds;
 
-  Result<std::optional<std::int64_t>> exp = DateClaim(claims, "exp", /*round_up=*/false);
-  if (!exp.ok()) return exp.status();
-  if (!*exp) return Status::Error("token has no exp claim");
-  if (now_seconds >= **exp + leeway) {
-    return Status::Error("token expired at " + std::to_string(**exp) + " (" +
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> exp,
+                            DateClaim(claims, "exp", /*round_up=*/false));
+  if (!exp) return Status::Error("token has no exp claim");
+  if (now_seconds >= *exp + leeway) {
+    return Status::Error("token expired at " + std::to_string(*exp) + " (" +
                          Timing(now_seconds, leeway) + ")");
   }
 
-  Result<std::optional<std::int64_t>> nbf = DateClaim(claims, "nbf", /*round_up=*/true);
-  if (!nbf.ok()) return nbf.status();
-  if (*nbf && now_seconds < **nbf - leeway) {
-    return Status::Error("token not valid before " + std::to_string(**nbf) + " (" +
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> nbf,
+                            DateClaim(claims, "nbf", /*round_up=*/true));
+  if (nbf && now_seconds < *nbf - leeway) {
+    return Status::Error("token not valid before " + std::to_string(*nbf) + " (" +
                          Timing(now_seconds, leeway) + ")");
   }
 
-  Result<std::optional<std::int64_t>> iat = DateClaim(claims, "iat", /*round_up=*/true);
-  if (!iat.ok()) return iat.status();
-  if (*iat && **iat > now_seconds + leeway) {
-    return Status::Error("token issued in the future at " + std::to_string(**iat) + " (" +
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> iat,
+                            DateClaim(claims, "iat", /*round_up=*/true));
+  if (iat && *iat > now_seconds + leeway) {
+    return Status::Error("token issued in the future at " + std::to_string(*iat) + " (" +
                          Timing(now_seconds, leeway) + ")");
   }
 
@@ -123,7 +123,7 @@ Result<Identity> IdentityFromClaims(const json& claims, const AuthConfig& config
     identity.is_admin_by_claim = EqualsOrContains(
         Claim(claims, config.admin_role_claim->name.c_str()), config.admin_role_claim->value);
   }
-  identity.expires_at = std::chrono::system_clock::time_point(std::chrono::seconds(**exp));
+  identity.expires_at = std::chrono::system_clock::time_point(std::chrono::seconds(*exp));
   return identity;
 }
 

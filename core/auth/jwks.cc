@@ -67,15 +67,13 @@ Result<PkeyHandle> PublicKeyFromParams(const char* key_type, OSSL_PARAM_BLD* bui
 }
 
 Result<PkeyHandle> EcPublicKey(const json& jwk) {
-  Result<std::string> x = BinaryMember(jwk, "x");
-  if (!x.ok()) return x.status();
-  Result<std::string> y = BinaryMember(jwk, "y");
-  if (!y.ok()) return y.status();
+  NETGRAPH_ASSIGN_OR_RETURN(std::string x, BinaryMember(jwk, "x"));
+  NETGRAPH_ASSIGN_OR_RETURN(std::string y, BinaryMember(jwk, "y"));
   // RFC 7518 §6.2.1.2: coordinates are the full size of the field, leading zeros included.
-  if (x->size() != kP256CoordinateBytes || y->size() != kP256CoordinateBytes) {
+  if (x.size() != kP256CoordinateBytes || y.size() != kP256CoordinateBytes) {
     return Status::Error("P-256 coordinates x and y must be 32 bytes each");
   }
-  std::string point = "\x04" + *x + *y;  // uncompressed SEC1 point
+  std::string point = "\x04" + x + y;  // uncompressed SEC1 point
   ParamBuilderHandle builder(OSSL_PARAM_BLD_new());
   if (!builder ||
       OSSL_PARAM_BLD_push_utf8_string(builder.get(), OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) !=
@@ -88,16 +86,14 @@ Result<PkeyHandle> EcPublicKey(const json& jwk) {
 }
 
 Result<PkeyHandle> RsaPublicKey(const json& jwk) {
-  Result<std::string> n = BinaryMember(jwk, "n");
-  if (!n.ok()) return n.status();
-  Result<std::string> e = BinaryMember(jwk, "e");
-  if (!e.ok()) return e.status();
+  NETGRAPH_ASSIGN_OR_RETURN(std::string n, BinaryMember(jwk, "n"));
+  NETGRAPH_ASSIGN_OR_RETURN(std::string e, BinaryMember(jwk, "e"));
   auto to_bignum = [](const std::string& bytes) {
     return BignumHandle(BN_bin2bn(reinterpret_cast<const unsigned char*>(bytes.data()),
                                   static_cast<int>(bytes.size()), nullptr));
   };
-  BignumHandle modulus = to_bignum(*n);
-  BignumHandle exponent = to_bignum(*e);
+  BignumHandle modulus = to_bignum(n);
+  BignumHandle exponent = to_bignum(e);
   ParamBuilderHandle builder(OSSL_PARAM_BLD_new());
   if (!modulus || !exponent || !builder ||
       OSSL_PARAM_BLD_push_BN(builder.get(), OSSL_PKEY_PARAM_RSA_N, modulus.get()) != 1 ||
@@ -108,12 +104,11 @@ Result<PkeyHandle> RsaPublicKey(const json& jwk) {
 }
 
 Result<VerificationKey> KeyFromJwk(const json& jwk, JwtAlgorithm algorithm) {
-  Result<PkeyHandle> key = algorithm == JwtAlgorithm::kES256 ? EcPublicKey(jwk) : RsaPublicKey(jwk);
-  if (!key.ok()) return key.status();
-  if (Status fits = CheckKeyFitsAlgorithm(key->get(), algorithm); !fits.ok()) return fits;
-  Result<std::string> pem = PublicKeyPem(key->get());
-  if (!pem.ok()) return pem.status();
-  return VerificationKey{StringMember(jwk, "kid"), std::move(pem).value()};
+  NETGRAPH_ASSIGN_OR_RETURN(
+      PkeyHandle key, algorithm == JwtAlgorithm::kES256 ? EcPublicKey(jwk) : RsaPublicKey(jwk));
+  NETGRAPH_RETURN_IF_ERROR(CheckKeyFitsAlgorithm(key.get(), algorithm));
+  NETGRAPH_ASSIGN_OR_RETURN(std::string pem, PublicKeyPem(key.get()));
+  return VerificationKey{StringMember(jwk, "kid"), std::move(pem)};
 }
 
 }  // namespace

@@ -92,10 +92,9 @@ Result<VerificationKey> VerificationKeyFromPem(std::string_view pem, JwtAlgorith
     return Status::Error("not a PEM public key (-----BEGIN PUBLIC KEY-----): " +
                          TakeOpenSslError());
   }
-  if (Status fits = CheckKeyFitsAlgorithm(key.get(), algorithm); !fits.ok()) return fits;
-  Result<std::string> canonical = PublicKeyPem(key.get());
-  if (!canonical.ok()) return canonical.status();
-  return VerificationKey{std::nullopt, std::move(canonical).value()};
+  NETGRAPH_RETURN_IF_ERROR(CheckKeyFitsAlgorithm(key.get(), algorithm));
+  NETGRAPH_ASSIGN_OR_RETURN(std::string canonical, PublicKeyPem(key.get()));
+  return VerificationKey{std::nullopt, std::move(canonical)};
 }
 
 }  // namespace netgraph::auth

@@ -32,14 +32,13 @@ Result<TokenMinter> TokenMinter::Create(JwtAlgorithm algorithm, std::string priv
   if (!key) {
     return Status::Error("not an unencrypted PEM private key: " + TakeOpenSslError());
   }
-  if (Status fits = CheckKeyFitsAlgorithm(key.get(), algorithm); !fits.ok()) return fits;
+  NETGRAPH_RETURN_IF_ERROR(CheckKeyFitsAlgorithm(key.get(), algorithm));
   return TokenMinter(algorithm, std::move(private_key_pem));
 }
 
 Result<TokenMinter> TokenMinter::FromFile(JwtAlgorithm algorithm, const std::string& path) {
-  Result<std::string> pem = ReadKeyFile(path);
-  if (!pem.ok()) return pem.status();
-  Result<TokenMinter> minter = Create(algorithm, std::move(pem).value());
+  NETGRAPH_ASSIGN_OR_RETURN(std::string pem, ReadKeyFile(path));
+  Result<TokenMinter> minter = Create(algorithm, std::move(pem));
   if (!minter.ok()) return Status::Error(path + ": " + minter.status().message());
   return minter;
 }

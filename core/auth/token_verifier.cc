@@ -155,29 +155,25 @@ Result<Identity> TokenVerifier::Verify(std::string_view token,
   if (std::optional<json> claims = verified_->Find(token)) {
     return IdentityFromClaims(*claims, config_, now);
   }
-  Result<CompactJws> parts = SplitCompact(token);
-  if (!parts.ok()) return parts.status();
+  NETGRAPH_ASSIGN_OR_RETURN(CompactJws parts, SplitCompact(token));
 
-  Result<json> header = DecodeJsonObject(parts->header, "header");
-  if (!header.ok()) return header.status();
-  if (Status checked = CheckHeader(*header, config_.algorithm); !checked.ok()) return checked;
+  NETGRAPH_ASSIGN_OR_RETURN(json header, DecodeJsonObject(parts.header, "header"));
+  NETGRAPH_RETURN_IF_ERROR(CheckHeader(header, config_.algorithm));
 
   std::optional<std::string> kid;
-  if (auto it = header->find("kid"); it != header->end()) kid = it->get<std::string>();
-  Result<const VerificationKey*> key = SelectKey(kid);
-  if (!key.ok()) return key.status();
+  if (auto it = header.find("kid"); it != header.end()) kid = it->get<std::string>();
+  NETGRAPH_ASSIGN_OR_RETURN(const VerificationKey* key, SelectKey(kid));
 
-  Result<json> claims = DecodeJsonObject(parts->payload, "payload");
-  if (!claims.ok()) return claims.status();
+  NETGRAPH_ASSIGN_OR_RETURN(json claims, DecodeJsonObject(parts.payload, "payload"));
 
-  Result<std::string> signature = crypto::Base64UrlDecode(parts->signature);
+  Result<std::string> signature = crypto::Base64UrlDecode(parts.signature);
   if (!signature.ok()) return Status::Error("token signature is not base64url");
   if (config_.algorithm == JwtAlgorithm::kES256 && signature->size() != kEs256SignatureBytes) {
     return Status::Error("ES256 signature is " + std::to_string(signature->size()) +
                          " bytes, not 64 (R || S)");
   }
 
-  const std::string& pem = (*key)->public_key_pem;
+  const std::string& pem = key->public_key_pem;
   const std::string terminated(token);
   jwt_t* raw = nullptr;
   int error =
@@ -195,8 +191,8 @@ Result<Identity> TokenVerifier::Verify(std::string_view token,
                          " not allowed (seen by libjwt)");
   }
   // The claims come from our strict decoding of the payload, the very text the signature covers.
-  verified_->Insert(token, *claims);
-  return IdentityFromClaims(*claims, config_, now);
+  verified_->Insert(token, claims);
+  return IdentityFromClaims(claims, config_, now);
 }
 
 }  // namespace netgraph::auth

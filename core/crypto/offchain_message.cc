@@ -62,11 +62,10 @@ Result<OffchainMessageFormat> ChooseOffchainMessageFormat(std::string_view messa
 }
 
 Result<std::vector<std::uint8_t>> SerializeOffchainMessage(std::string_view message) {
-  Result<OffchainMessageFormat> format = ChooseOffchainMessageFormat(message);
-  if (!format.ok()) return format.status();
+  NETGRAPH_ASSIGN_OR_RETURN(OffchainMessageFormat format, ChooseOffchainMessageFormat(message));
   std::vector<std::uint8_t> bytes(kSigningDomain.begin(), kSigningDomain.end());
   bytes.push_back(kVersion);
-  bytes.push_back(static_cast<std::uint8_t>(*format));
+  bytes.push_back(static_cast<std::uint8_t>(format));
   bytes.push_back(static_cast<std::uint8_t>(message.size() & 0xff));
   bytes.push_back(static_cast<std::uint8_t>(message.size() >> 8));
   bytes.insert(bytes.end(), message.begin(), message.end());
@@ -74,9 +73,9 @@ Result<std::vector<std::uint8_t>> SerializeOffchainMessage(std::string_view mess
 }
 
 Result<Bytes64> SignOffchainMessage(const Ed25519Keypair& signer, std::string_view message) {
-  Result<std::vector<std::uint8_t>> serialized = SerializeOffchainMessage(message);
-  if (!serialized.ok()) return serialized.status();
-  return signer.Sign(*serialized);
+  NETGRAPH_ASSIGN_OR_RETURN(std::vector<std::uint8_t> serialized,
+                            SerializeOffchainMessage(message));
+  return signer.Sign(serialized);
 }
 
 bool VerifyOffchainMessage(const Bytes32& signer, std::string_view message,

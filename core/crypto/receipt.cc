@@ -188,25 +188,20 @@ Result<Receipt> ParseReceiptText(std::string_view text) {
 }
 
 Result<Bytes32> ReceiptHash(std::string_view text) {
-  Result<std::vector<std::uint8_t>> signed_bytes = SerializeOffchainMessage(text);
-  if (!signed_bytes.ok()) return signed_bytes.status();
-  return Sha256(*signed_bytes);
+  NETGRAPH_ASSIGN_OR_RETURN(std::vector<std::uint8_t> signed_bytes, SerializeOffchainMessage(text));
+  return Sha256(signed_bytes);
 }
 
 Result<SignedReceipt> SignReceipt(const Receipt& receipt, const Ed25519Keypair& treasury) {
-  Result<std::string> text = ReceiptText(receipt);
-  if (!text.ok()) return text.status();
-  Result<Bytes64> signature = SignOffchainMessage(treasury, *text);
-  if (!signature.ok()) return signature.status();
-  Result<Bytes32> hash = ReceiptHash(*text);
-  if (!hash.ok()) return hash.status();
-  return SignedReceipt{*text, *signature, *hash};
+  NETGRAPH_ASSIGN_OR_RETURN(std::string text, ReceiptText(receipt));
+  NETGRAPH_ASSIGN_OR_RETURN(Bytes64 signature, SignOffchainMessage(treasury, text));
+  NETGRAPH_ASSIGN_OR_RETURN(Bytes32 hash, ReceiptHash(text));
+  return SignedReceipt{text, signature, hash};
 }
 
 Status VerifyReceipt(std::string_view text, const Bytes64& signature,
                      const Bytes32& treasury_public_key) {
-  Result<Receipt> receipt = ParseReceiptText(text);
-  if (!receipt.ok()) return receipt.status();
+  NETGRAPH_ASSIGN_OR_RETURN(Receipt receipt, ParseReceiptText(text));
   if (!VerifyOffchainMessage(treasury_public_key, text, signature)) {
     return Status::Error("receipt signature is not the treasury's signature of this text");
   }

@@ -17,23 +17,23 @@ constexpr std::string_view kInvestorBatch = "demo-investor";
 
 Status SeedRoundsAndGraph(store::Connection& db) {
   return db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
-    Result<store::TokenRow> token = store::ReadToken(db);
-    if (!token.ok()) return token.status();
-    Result<store::RoundRow> pre_seed = store::EnsureRound(
-        db, {"Pre-Seed", "0.02", "100000", "2025-01-01T00:00:00Z", "2025-07-01T00:00:00Z"});
-    if (!pre_seed.ok()) return pre_seed.status();
-    Result<store::RoundRow> seed =
-        store::EnsureRound(db, {"Seed", "0.05", "500000", "2025-07-01T00:00:00Z", std::nullopt});
-    if (!seed.ok()) return seed.status();
+    NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
+    NETGRAPH_ASSIGN_OR_RETURN(
+        store::RoundRow pre_seed,
+        store::EnsureRound(
+            db, {"Pre-Seed", "0.02", "100000", "2025-01-01T00:00:00Z", "2025-07-01T00:00:00Z"}));
+    NETGRAPH_ASSIGN_OR_RETURN(
+        store::RoundRow seed,
+        store::EnsureRound(db, {"Seed", "0.05", "500000", "2025-07-01T00:00:00Z", std::nullopt}));
 
     GraphChange change;
-    change.AddNode(TokenNode(*token));
-    change.AddNode(RoundNode(*pre_seed));
-    change.AddNode(RoundNode(*seed));
+    change.AddNode(TokenNode(token));
+    change.AddNode(RoundNode(pre_seed));
+    change.AddNode(RoundNode(seed));
     change.AddNode(GraphNode{"treasury", "Treasury", {"Treasury"}});
     change.AddNode(GraphNode{"liquidity-pool", "Pool", {"Pool", "Liquidity"}});
-    change.AddLink(GraphLink{RoundNodeId(pre_seed->id), kTokenNodeId, kRoundOfLink});
-    change.AddLink(GraphLink{RoundNodeId(seed->id), kTokenNodeId, kRoundOfLink});
+    change.AddLink(GraphLink{RoundNodeId(pre_seed.id), kTokenNodeId, kRoundOfLink});
+    change.AddLink(GraphLink{RoundNodeId(seed.id), kTokenNodeId, kRoundOfLink});
     change.AddLink(GraphLink{"treasury", kTokenNodeId, "ISSUES"});
     change.AddLink(GraphLink{"liquidity-pool", kTokenNodeId, "TRADES"});
     Result<std::optional<std::int64_t>> written = change.Write(db);
@@ -55,13 +55,12 @@ Status SeedInvestor(store::Connection& db) {
   Outcome<User> investor = UserForPrincipal(
       db, Principal{std::string(kDemoInvestorDid), std::string(kDemoInvestorEmail), false});
   if (const Status* error = investor.error()) return *error;
-  Result<std::vector<store::VoucherRow>> owned = store::UserVouchers(db, investor->id);
-  if (!owned.ok()) return owned.status();
-  if (!owned->empty()) return Status::Ok();
-  Result<std::vector<Voucher>> issued = Issue(db, kInvestorBatch, 1, "2500");
-  if (!issued.ok()) return issued.status();
+  NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::VoucherRow> owned,
+                            store::UserVouchers(db, investor->id));
+  if (!owned.empty()) return Status::Ok();
+  NETGRAPH_ASSIGN_OR_RETURN(std::vector<Voucher> issued, Issue(db, kInvestorBatch, 1, "2500"));
   Outcome<Voucher> claimed =
-      ClaimVoucher(db, ClaimPolicy{}, investor.value(), issued->front().code, kDemoInvestorWallet);
+      ClaimVoucher(db, ClaimPolicy{}, investor.value(), issued.front().code, kDemoInvestorWallet);
   if (const Status* error = claimed.error()) return *error;
   if (claimed.failure()) {
     return Status::Error("claiming the demo investor's voucher: " +
@@ -73,9 +72,9 @@ Status SeedInvestor(store::Connection& db) {
 }  // namespace
 
 Result<DemoSeed> SeedDemo(store::Connection& db) {
-  if (Status s = SeedRoundsAndGraph(db); !s.ok()) return s;
-  if (Status s = SeedInvestor(db); !s.ok()) return s;
-  if (Result<User> admin = GrantAdmin(db, kDemoAdminDid); !admin.ok()) return admin.status();
+  NETGRAPH_RETURN_IF_ERROR(SeedRoundsAndGraph(db));
+  NETGRAPH_RETURN_IF_ERROR(SeedInvestor(db));
+  NETGRAPH_RETURN_IF_ERROR(GrantAdmin(db, kDemoAdminDid));
 
   Result<std::vector<store::VoucherRow>> available =
       store::AvailableVouchersInBatch(db, kDemoBatch);
@@ -88,11 +87,10 @@ Result<DemoSeed> SeedDemo(store::Connection& db) {
     available = store::AvailableVouchersInBatch(db, kDemoBatch);
     if (!available.ok()) return available.status();
   }
-  Result<store::TokenRow> token = store::ReadToken(db);
-  if (!token.ok()) return token.status();
+  NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
   DemoSeed seed;
   for (const store::VoucherRow& row : *available) {
-    seed.available_codes.push_back(VoucherFromRow(row, token->decimals).code);
+    seed.available_codes.push_back(VoucherFromRow(row, token.decimals).code);
   }
   return seed;
 }

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "core/status.h"
+#include "core/store/connection.h"
 
 namespace netgraph::domain {
 
@@ -61,6 +62,15 @@ class [[nodiscard]] Outcome {
  private:
   std::variant<T, Failure, Status> state_;
 };
+
+// How the savepoint around an attempt ends (store::Connection::InSavepoint): an internal error is
+// returned, a refusal undoes the attempt's writes, a value keeps them.
+template <typename T>
+Result<store::Connection::SavepointEnd> SavepointEndFor(const Outcome<T>& outcome) {
+  if (const Status* error = outcome.error()) return *error;
+  return outcome.failure() ? store::Connection::SavepointEnd::kRollBack
+                           : store::Connection::SavepointEnd::kKeep;
+}
 
 }  // namespace netgraph::domain
 

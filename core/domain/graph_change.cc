@@ -37,25 +37,24 @@ Result<std::optional<std::int64_t>> GraphChange::Write(store::Connection& db) co
     changed_at = changed_at ? std::max(*changed_at, at) : at;
   };
   for (const GraphNode& node : nodes_) {
-    Result<std::optional<store::NodeRow>> row =
-        store::UpsertNode(db, store::NodeRow{node.id, node.type, node.labels, 0});
-    if (!row.ok()) return row.status();
-    if (row->has_value()) note((*row)->changed_at);
+    NETGRAPH_ASSIGN_OR_RETURN(
+        std::optional<store::NodeRow> row,
+        store::UpsertNode(db, store::NodeRow{node.id, node.type, node.labels, 0}));
+    if (row.has_value()) note(row->changed_at);
   }
   for (const GraphLink& link : links_) {
-    Result<std::optional<store::LinkRow>> row =
-        store::UpsertLink(db, store::LinkRow{link.source, link.target, link.type, 0});
-    if (!row.ok()) return row.status();
-    if (row->has_value()) note((*row)->changed_at);
+    NETGRAPH_ASSIGN_OR_RETURN(
+        std::optional<store::LinkRow> row,
+        store::UpsertLink(db, store::LinkRow{link.source, link.target, link.type, 0}));
+    if (row.has_value()) note(row->changed_at);
   }
   if (!changed_at) return std::optional<std::int64_t>();
   // The sequence row is locked from here to commit: this is the transaction's last step.
-  Result<std::int64_t> sequence = store::NextOutboxId(db);
-  if (!sequence.ok()) return sequence.status();
+  NETGRAPH_ASSIGN_OR_RETURN(std::int64_t sequence, store::NextOutboxId(db));
   const std::string payload =
-      NetworkUpdateJson(*sequence, nodes_, links_, FromEpochMicros(*changed_at));
-  if (Status s = store::AppendOutbox(db, *sequence, kGraphChannel, payload); !s.ok()) return s;
-  return std::optional<std::int64_t>(*sequence);
+      NetworkUpdateJson(sequence, nodes_, links_, FromEpochMicros(*changed_at));
+  NETGRAPH_RETURN_IF_ERROR(store::AppendOutbox(db, sequence, kGraphChannel, payload));
+  return std::optional<std::int64_t>(sequence);
 }
 
 }  // namespace netgraph::domain

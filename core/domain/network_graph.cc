@@ -86,19 +86,17 @@ Result<NetworkGraph> ReadNetworkGraph(store::Connection& db, std::int64_t limit)
   NetworkGraph graph;
   Status read = db.InTransaction(store::Isolation::kRepeatableRead, [&]() -> Status {
     graph = NetworkGraph{};
-    Result<std::vector<store::NodeRow>> nodes = store::RecentNodes(db, limit);
-    if (!nodes.ok()) return nodes.status();
-    Result<std::vector<store::LinkRow>> links = store::LinksAmongRecentNodes(db, limit);
-    if (!links.ok()) return links.status();
-    Result<std::optional<std::int64_t>> last = store::LastGraphChange(db);
-    if (!last.ok()) return last.status();
-    for (store::NodeRow& n : nodes.value()) {
+    NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::NodeRow> nodes, store::RecentNodes(db, limit));
+    NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::LinkRow> links,
+                              store::LinksAmongRecentNodes(db, limit));
+    NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> last, store::LastGraphChange(db));
+    for (store::NodeRow& n : nodes) {
       graph.nodes.push_back(GraphNode{std::move(n.id), std::move(n.type), std::move(n.labels)});
     }
-    for (store::LinkRow& l : links.value()) {
+    for (store::LinkRow& l : links) {
       graph.links.push_back(GraphLink{std::move(l.source), std::move(l.target), std::move(l.type)});
     }
-    if (*last) graph.last_updated = FromEpochMicros(**last);
+    if (last) graph.last_updated = FromEpochMicros(*last);
     return Status::Ok();
   });
   if (!read.ok()) return read;
@@ -107,10 +105,9 @@ Result<NetworkGraph> ReadNetworkGraph(store::Connection& db, std::int64_t limit)
 
 Result<ImportSummary> ImportGraph(store::Connection& db, std::string_view json) {
   ImportSummary summary;
-  Result<GraphChange> change = ParseImport(json, &summary);
-  if (!change.ok()) return change.status();
+  NETGRAPH_ASSIGN_OR_RETURN(GraphChange change, ParseImport(json, &summary));
   Status written = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
-    Result<std::optional<std::int64_t>> sequence = change->Write(db);
+    Result<std::optional<std::int64_t>> sequence = change.Write(db);
     if (!sequence.ok()) return sequence.status();
     summary.sequence = *sequence;
     return Status::Ok();

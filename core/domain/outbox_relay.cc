@@ -39,14 +39,12 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
   Status done = db_.InTransaction(
       store::Isolation::kReadCommitted,
       [&]() -> Status {
-        Result<bool> locked = store::TryLockOutboxRelay(db_);
-        if (!locked.ok()) return locked.status();
-        if (!*locked) return Status::Ok();  // another relay is at it
-        Result<std::vector<store::OutboxRow>> pending =
-            store::PendingOutbox(db_, options_.batch_size);
-        if (!pending.ok()) return pending.status();
+        NETGRAPH_ASSIGN_OR_RETURN(bool locked, store::TryLockOutboxRelay(db_));
+        if (!locked) return Status::Ok();  // another relay is at it
+        NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::OutboxRow> pending,
+                                  store::PendingOutbox(db_, options_.batch_size));
         std::int64_t last_published = 0;
-        for (const store::OutboxRow& row : *pending) {
+        for (const store::OutboxRow& row : pending) {
           Result<std::int64_t> sent =
               redis_.Publish(row.channel, updates_.Seal(row.channel, row.payload));
           if (!sent.ok()) {
@@ -57,7 +55,7 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
           ++pass.published;
         }
         pass.more_pending =
-            pass.redis.ok() && static_cast<std::int64_t>(pending->size()) == options_.batch_size;
+            pass.redis.ok() && static_cast<std::int64_t>(pending.size()) == options_.batch_size;
         if (last_published == 0) return Status::Ok();
         return store::MarkOutboxPublished(db_, last_published);
       },

@@ -11,28 +11,26 @@ Result<Portfolio> ReadPortfolio(store::Connection& db, const User& user) {
   Status read = db.InTransaction(store::Isolation::kRepeatableRead, [&]() -> Status {
     portfolio = Portfolio{};
     portfolio.user = user;
-    Result<store::TokenRow> token = store::ReadToken(db);
-    if (!token.ok()) return token.status();
+    NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
     Result<std::vector<std::string>> wallets = store::UserWallets(db, user.id);
     if (!wallets.ok()) return wallets.status();
     portfolio.wallets = std::move(*wallets);
-    Result<std::vector<store::VoucherRow>> vouchers = store::UserVouchers(db, user.id);
-    if (!vouchers.ok()) return vouchers.status();
-    for (const store::VoucherRow& row : *vouchers) {
-      portfolio.vouchers.push_back(VoucherFromRow(row, token->decimals));
+    NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::VoucherRow> vouchers,
+                              store::UserVouchers(db, user.id));
+    for (const store::VoucherRow& row : vouchers) {
+      portfolio.vouchers.push_back(VoucherFromRow(row, token.decimals));
     }
-    Result<store::UserInvestment> investment = store::ReadUserInvestment(db, user.id);
-    if (!investment.ok()) return investment.status();
-    portfolio.total_investments = investment->total;
-    portfolio.total_vouchers = investment->vouchers;
-    Result<std::optional<store::TokenAccountRow>> account =
-        store::LatestTokenAccountOfUser(db, user.id);
-    if (!account.ok()) return account.status();
-    if (account->has_value()) {
-      portfolio.encrypted_balance = (*account)->encrypted_balance;
-      portfolio.confidential_public_key = (*account)->confidential_public_key;
-      portfolio.token_account = (*account)->account_address;
-      portfolio.has_confidential_balance = (*account)->balance > 0;
+    NETGRAPH_ASSIGN_OR_RETURN(store::UserInvestment investment,
+                              store::ReadUserInvestment(db, user.id));
+    portfolio.total_investments = investment.total;
+    portfolio.total_vouchers = investment.vouchers;
+    NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::TokenAccountRow> account,
+                              store::LatestTokenAccountOfUser(db, user.id));
+    if (account.has_value()) {
+      portfolio.encrypted_balance = account->encrypted_balance;
+      portfolio.confidential_public_key = account->confidential_public_key;
+      portfolio.token_account = account->account_address;
+      portfolio.has_confidential_balance = account->balance > 0;
     }
     return Status::Ok();
   });

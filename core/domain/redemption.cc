@@ -20,76 +20,71 @@ Outcome<Redemption> AttemptRedemption(store::Connection& db, const ConfidentialL
                                       std::string_view key) {
   // Locking the wallet serialises redemptions of it: the balance and receipt chain read below
   // stay current until commit.
-  Result<std::optional<store::WalletRow>> wallet =
-      store::FindWallet(db, wallet_address, store::RowLock::kForUpdate);
-  if (!wallet.ok()) return wallet.status();
-  if (!wallet->has_value()) return Failure::kNoClaimedVouchers;
-  if ((*wallet)->user_id != user.id) return Failure::kWalletBelongsToAnotherUser;
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::WalletRow> wallet,
+                            store::FindWallet(db, wallet_address, store::RowLock::kForUpdate));
+  if (!wallet.has_value()) return Failure::kNoClaimedVouchers;
+  if (wallet->user_id != user.id) return Failure::kWalletBelongsToAnotherUser;
 
-  Result<std::optional<store::TokenAccountRow>> account =
-      store::FindTokenAccount(db, wallet_address);
-  if (!account.ok()) return account.status();
-  if (account->has_value() && (*account)->confidential_public_key != key) {
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::TokenAccountRow> account,
+                            store::FindTokenAccount(db, wallet_address));
+  if (account.has_value() && account->confidential_public_key != key) {
     return Failure::kConfidentialKeyMismatch;
   }
 
   Result<std::int64_t> redemption_id = store::NextRedemptionId(db);
   if (!redemption_id.ok()) return redemption_id.status();
-  Result<std::vector<store::VoucherRow>> taken =
-      store::RedeemClaimedVouchers(db, user.id, wallet_address, *redemption_id);
-  if (!taken.ok()) return taken.status();
-  if (taken->empty()) return Failure::kNoClaimedVouchers;
+  NETGRAPH_ASSIGN_OR_RETURN(
+      std::vector<store::VoucherRow> taken,
+      store::RedeemClaimedVouchers(db, user.id, wallet_address, *redemption_id));
+  if (taken.empty()) return Failure::kNoClaimedVouchers;
   std::int64_t amount = 0;
-  for (const store::VoucherRow& voucher : *taken) amount += voucher.amount;
-  const std::int64_t previous_balance = account->has_value() ? (*account)->balance : 0;
+  for (const store::VoucherRow& voucher : taken) amount += voucher.amount;
+  const std::int64_t previous_balance = account.has_value() ? account->balance : 0;
   if (previous_balance + amount >= kBalanceLimit) return Failure::kBalanceLimitExceeded;
 
-  Result<store::TokenRow> token = store::ReadToken(db);
-  if (!token.ok()) return token.status();
-  Result<std::int64_t> now = store::TransactionTime(db);
-  if (!now.ok()) return now.status();
+  NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
+  NETGRAPH_ASSIGN_OR_RETURN(std::int64_t now, store::TransactionTime(db));
   CreditRequest request;
   request.redemption_id = *redemption_id;
   request.wallet_address = std::string(wallet_address);
   request.confidential_public_key = std::string(key);
   request.amount = static_cast<std::uint64_t>(amount);
-  request.decimals = token->decimals;
-  request.time = FormatDateTime(FromEpochMicros(*now));
-  if (account->has_value()) {
-    request.encrypted_balance = (*account)->encrypted_balance;
-    request.previous_receipt_hash = (*account)->last_receipt_hash;
+  request.decimals = token.decimals;
+  request.time = FormatDateTime(FromEpochMicros(now));
+  if (account.has_value()) {
+    request.encrypted_balance = account->encrypted_balance;
+    request.previous_receipt_hash = account->last_receipt_hash;
   }
-  Result<Credit> credit = ledger.CreditAccount(request);
-  if (!credit.ok()) return credit.status();
+  NETGRAPH_ASSIGN_OR_RETURN(Credit credit, ledger.CreditAccount(request));
 
-  store::RedemptionRow row{*redemption_id,           user.id,
-                           request.wallet_address,   amount,
-                           credit->token_account,    request.confidential_public_key,
-                           credit->encrypted_amount, credit->encrypted_balance,
-                           credit->receipt,          credit->receipt_hash,
-                           credit->signature};
-  if (Status s = store::InsertRedemption(db, row); !s.ok()) return s;
+  store::RedemptionRow row{*redemption_id,          user.id,
+                           request.wallet_address,  amount,
+                           credit.token_account,    request.confidential_public_key,
+                           credit.encrypted_amount, credit.encrypted_balance,
+                           credit.receipt,          credit.receipt_hash,
+                           credit.signature};
+  NETGRAPH_RETURN_IF_ERROR(store::InsertRedemption(db, row));
   if (Status s = store::SaveTokenAccount(
-          db, store::TokenAccountRow{request.wallet_address, credit->token_account,
-                                     request.confidential_public_key, credit->encrypted_balance,
-                                     previous_balance + amount, credit->receipt_hash});
+          db, store::TokenAccountRow{request.wallet_address, credit.token_account,
+                                     request.confidential_public_key, credit.encrypted_balance,
+                                     previous_balance + amount, credit.receipt_hash});
       !s.ok()) {
     return s;
   }
 
   GraphChange change;
-  change.AddNode(WalletNode((*wallet)->public_id, /*confidential=*/true));
-  change.AddNode(TokenNode(*token));
-  change.AddLink(GraphLink{(*wallet)->public_id, kTokenNodeId, kHoldsLink});
+  change.AddNode(WalletNode(wallet->public_id, /*confidential=*/true));
+  change.AddNode(TokenNode(token));
+  change.AddLink(GraphLink{wallet->public_id, kTokenNodeId, kHoldsLink});
   if (Result<std::optional<std::int64_t>> written = change.Write(db); !written.ok()) {
     return written.status();
   }
-  return Redemption{ToTokenUnits(amount, token->decimals),
-                    credit->signature,
+  return Redemption{ToTokenUnits(amount, token.decimals),
+                    credit.signature,
                     request.wallet_address,
-                    credit->token_account,
-                    credit->encrypted_amount,
-                    FromEpochMicros(*now)};
+                    credit.token_account,
+                    credit.encrypted_amount,
+                    FromEpochMicros(now)};
 }
 
 }  // namespace
@@ -107,13 +102,13 @@ Outcome<Redemption> RedeemVouchers(store::Connection& db, const ConfidentialLedg
     return Failure::kInvalidConfidentialPublicKey;
   }
   std::optional<Outcome<Redemption>> outcome;
+  // A refused redemption undoes every write of its attempt; the empty transaction then commits.
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
-    outcome = AttemptRedemption(db, *ledger, user, wallet_address, confidential_public_key);
-    if (const Status* error = outcome->error()) return *error;
-    if (outcome->failure()) return Status::Error("redemption refused: rolled back");
-    return Status::Ok();
+    return db.InSavepoint([&]() -> Result<store::Connection::SavepointEnd> {
+      outcome = AttemptRedemption(db, *ledger, user, wallet_address, confidential_public_key);
+      return SavepointEndFor(*outcome);
+    });
   });
-  if (outcome && outcome->failure()) return *outcome->failure();
   if (!committed.ok()) return committed;
   return std::move(*outcome);
 }

@@ -29,23 +29,22 @@ bool Token2022Ledger::IsValidPublicKey(std::string_view key) const {
 }
 
 Result<std::string> Token2022Ledger::TokenAccountOf(std::string_view wallet_address) const {
-  Result<crypto::SolanaAddress> wallet = crypto::SolanaAddress::Parse(wallet_address);
-  if (!wallet.ok()) return wallet.status();
-  Result<crypto::ProgramAddress> account =
-      crypto::AssociatedTokenAddress(*wallet, mint_, crypto::Token2022ProgramId());
-  if (!account.ok()) return account.status();
-  return account->address.ToBase58();
+  NETGRAPH_ASSIGN_OR_RETURN(crypto::SolanaAddress wallet,
+                            crypto::SolanaAddress::Parse(wallet_address));
+  NETGRAPH_ASSIGN_OR_RETURN(
+      crypto::ProgramAddress account,
+      crypto::AssociatedTokenAddress(wallet, mint_, crypto::Token2022ProgramId()));
+  return account.address.ToBase58();
 }
 
 Result<Credit> Token2022Ledger::CreditAccount(const CreditRequest& request) const {
-  Result<crypto::SolanaAddress> wallet = crypto::SolanaAddress::Parse(request.wallet_address);
-  if (!wallet.ok()) return wallet.status();
-  Result<crypto::ElGamalPublicKey> key =
-      crypto::ElGamalPublicKey::Parse(request.confidential_public_key);
-  if (!key.ok()) return key.status();
-  Result<crypto::ProgramAddress> account =
-      crypto::AssociatedTokenAddress(*wallet, mint_, crypto::Token2022ProgramId());
-  if (!account.ok()) return account.status();
+  NETGRAPH_ASSIGN_OR_RETURN(crypto::SolanaAddress wallet,
+                            crypto::SolanaAddress::Parse(request.wallet_address));
+  NETGRAPH_ASSIGN_OR_RETURN(crypto::ElGamalPublicKey key,
+                            crypto::ElGamalPublicKey::Parse(request.confidential_public_key));
+  NETGRAPH_ASSIGN_OR_RETURN(
+      crypto::ProgramAddress account,
+      crypto::AssociatedTokenAddress(wallet, mint_, crypto::Token2022ProgramId()));
 
   crypto::ElGamalCiphertext balance;  // a new account starts from the encryption of zero
   if (request.encrypted_balance) {
@@ -62,26 +61,26 @@ Result<Credit> Token2022Ledger::CreditAccount(const CreditRequest& request) cons
     }
   }
 
-  const crypto::ElGamalCiphertext amount = crypto::Encrypt(*key, request.amount);
+  const crypto::ElGamalCiphertext amount = crypto::Encrypt(key, request.amount);
   const crypto::Receipt receipt{std::to_string(request.redemption_id),
-                                *wallet,
+                                wallet,
                                 mint_,
-                                account->address,
-                                *key,
+                                account.address,
+                                key,
                                 request.amount,
                                 static_cast<std::uint8_t>(request.decimals),
                                 amount,
                                 balance + amount,
                                 request.time,
                                 previous};
-  Result<crypto::SignedReceipt> signed_receipt = crypto::SignReceipt(receipt, treasury_);
-  if (!signed_receipt.ok()) return signed_receipt.status();
-  return Credit{account->address.ToBase58(),
+  NETGRAPH_ASSIGN_OR_RETURN(crypto::SignedReceipt signed_receipt,
+                            crypto::SignReceipt(receipt, treasury_));
+  return Credit{account.address.ToBase58(),
                 amount.ToBase64(),
                 receipt.encrypted_balance.ToBase64(),
-                signed_receipt->text,
-                crypto::HexEncode(signed_receipt->hash),
-                crypto::SignatureToBase58(signed_receipt->signature)};
+                signed_receipt.text,
+                crypto::HexEncode(signed_receipt.hash),
+                crypto::SignatureToBase58(signed_receipt.signature)};
 }
 
 std::string Token2022Ledger::TreasuryPublicKey() const {

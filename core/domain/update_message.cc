@@ -68,7 +68,7 @@ Result<UpdateAuthenticator> UpdateAuthenticator::FromHexKey(std::string_view hex
                          std::to_string(2 * kMinKeyBytes) + " lowercase hex digits");
   }
   std::vector<std::uint8_t> key(hex.size() / 2);
-  if (Status s = crypto::HexDecodeExact(hex, key); !s.ok()) return s;
+  NETGRAPH_RETURN_IF_ERROR(crypto::HexDecodeExact(hex, key));
   return UpdateAuthenticator(std::move(key));
 }
 

@@ -28,23 +28,21 @@ Outcome<User> UserForPrincipal(store::Connection& db, const Principal& principal
   }
   const std::optional<std::string> email = UsableEmail(principal.email);
   // The common case, a known user whose email is unchanged, costs one read and no write.
-  Result<std::optional<store::UserRow>> known = store::FindUserByDid(db, principal.subject);
-  if (!known.ok()) return known.status();
-  if (known->has_value() && (!email || (*known)->email == email)) {
-    return FromRow(**known, principal.admin_by_claim);
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::UserRow> known,
+                            store::FindUserByDid(db, principal.subject));
+  if (known.has_value() && (!email || known->email == email)) {
+    return FromRow(*known, principal.admin_by_claim);
   }
-  Result<store::UserRow> stored = store::UpsertUser(db, principal.subject, email);
-  if (!stored.ok()) return stored.status();
-  return FromRow(*stored, principal.admin_by_claim);
+  NETGRAPH_ASSIGN_OR_RETURN(store::UserRow stored, store::UpsertUser(db, principal.subject, email));
+  return FromRow(stored, principal.admin_by_claim);
 }
 
 Result<User> GrantAdmin(store::Connection& db, std::string_view idp_did) {
   if (idp_did.empty() || idp_did.size() > kMaxSubjectLength) {
     return Status::Error("a DID must have 1 to 512 characters");
   }
-  Result<store::UserRow> row = store::SetAdminFlag(db, idp_did);
-  if (!row.ok()) return row.status();
-  return FromRow(*row, false);
+  NETGRAPH_ASSIGN_OR_RETURN(store::UserRow row, store::SetAdminFlag(db, idp_did));
+  return FromRow(row, false);
 }
 
 }  // namespace netgraph::domain

@@ -34,43 +34,41 @@ Outcome<Voucher> AttemptClaim(store::Connection& db, const User& user, std::stri
   if (!code) return Failure::kInvalidVoucherCode;
   if (!IsValidWalletAddress(wallet_address)) return Failure::kInvalidWalletAddress;
 
-  Result<store::TokenRow> token = store::ReadToken(db);
-  if (!token.ok()) return token.status();
-  Result<store::WalletRow> wallet = store::RegisterWallet(db, wallet_address, user.id);
-  if (!wallet.ok()) return wallet.status();
-  if (wallet->user_id != user.id) {
-    return wallet->proven ? Failure::kWalletProvenByAnotherUser
-                          : Failure::kWalletBelongsToAnotherUser;
+  NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
+  NETGRAPH_ASSIGN_OR_RETURN(store::WalletRow wallet,
+                            store::RegisterWallet(db, wallet_address, user.id));
+  if (wallet.user_id != user.id) {
+    return wallet.proven ? Failure::kWalletProvenByAnotherUser
+                         : Failure::kWalletBelongsToAnotherUser;
   }
 
-  Result<std::optional<store::VoucherRow>> claimed =
-      store::ClaimAvailableVoucher(db, *code, user.id, wallet_address);
-  if (!claimed.ok()) return claimed.status();
-  if (!claimed->has_value()) {
-    Result<std::optional<store::VoucherRow>> found = store::FindVoucherByCode(db, *code);
-    if (!found.ok()) return found.status();
-    if (!found->has_value()) return Failure::kVoucherNotFound;
-    const store::VoucherRow& voucher = **found;
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::VoucherRow> claimed,
+                            store::ClaimAvailableVoucher(db, *code, user.id, wallet_address));
+  if (!claimed.has_value()) {
+    NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::VoucherRow> found,
+                              store::FindVoucherByCode(db, *code));
+    if (!found.has_value()) return Failure::kVoucherNotFound;
+    const store::VoucherRow& voucher = *found;
     const bool same_claim = voucher.user_id == user.id &&
                             voucher.wallet_address == wallet_address &&
                             (voucher.status == "CLAIMED" || voucher.status == "REDEEMED");
-    if (same_claim) return VoucherFromRow(voucher, token->decimals);
+    if (same_claim) return VoucherFromRow(voucher, token.decimals);
     return WhyUnclaimable(voucher, user);
   }
 
-  Result<std::optional<store::RoundRow>> round = store::FindRoundById(db, (*claimed)->round_id);
-  if (!round.ok()) return round.status();
-  if (!round->has_value()) return Status::Error("claim: the voucher's round is missing");
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::RoundRow> round,
+                            store::FindRoundById(db, claimed->round_id));
+  if (!round.has_value()) return Status::Error("claim: the voucher's round is missing");
   GraphChange change;
   change.AddNode(InvestorNode(user.public_id));
-  change.AddNode(WalletNode(wallet->public_id, /*confidential=*/false));
-  change.AddNode(RoundNode(**round));
-  change.AddLink(GraphLink{user.public_id, wallet->public_id, kOwnsLink});
-  change.AddLink(GraphLink{wallet->public_id, RoundNodeId((*round)->id), kInvestedInLink});
+  change.AddNode(WalletNode(wallet.public_id, /*confidential=*/false));
+  change.AddNode(RoundNode(*round));
+  change.AddLink(GraphLink{user.public_id, wallet.public_id, kOwnsLink});
+  change.AddLink(GraphLink{wallet.public_id, RoundNodeId(round->id), kInvestedInLink});
   if (Result<std::optional<std::int64_t>> written = change.Write(db); !written.ok()) {
     return written.status();
   }
-  return VoucherFromRow(**claimed, token->decimals);
+  return VoucherFromRow(*claimed, token.decimals);
 }
 
 }  // namespace
@@ -102,20 +100,19 @@ Outcome<Voucher> ClaimVoucher(store::Connection& db, const ClaimPolicy& policy, 
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     outcome.reset();
     // One claim per user at a time, so the rate limit counts exactly.
-    if (Status s = store::LockUser(db, user.id); !s.ok()) return s;
-    Result<std::int64_t> failures = store::CountClaimFailures(db, user.id, policy.window_seconds);
-    if (!failures.ok()) return failures.status();
-    if (*failures >= policy.max_failures) {
+    NETGRAPH_RETURN_IF_ERROR(store::LockUser(db, user.id));
+    NETGRAPH_ASSIGN_OR_RETURN(std::int64_t failures,
+                              store::CountClaimFailures(db, user.id, policy.window_seconds));
+    if (failures >= policy.max_failures) {
       outcome = Failure::kTooManyAttempts;
       return Status::Ok();
     }
-    if (Status s = db.ExecuteScript("SAVEPOINT claim_attempt"); !s.ok()) return s;
-    outcome = AttemptClaim(db, user, code, wallet_address);
-    if (const Status* error = outcome->error()) return *error;
-    if (outcome->failure()) {
-      if (Status s = db.ExecuteScript("ROLLBACK TO SAVEPOINT claim_attempt"); !s.ok()) return s;
-      return store::RecordClaimFailure(db, user.id, policy.window_seconds);
-    }
+    // A refused claim undoes what it wrote (a wallet it registered) but still counts as a failure.
+    NETGRAPH_RETURN_IF_ERROR(db.InSavepoint([&]() -> Result<store::Connection::SavepointEnd> {
+      outcome = AttemptClaim(db, user, code, wallet_address);
+      return SavepointEndFor(*outcome);
+    }));
+    if (outcome->failure()) return store::RecordClaimFailure(db, user.id, policy.window_seconds);
     return Status::Ok();
   });
   if (!committed.ok()) return committed;

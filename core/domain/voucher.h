@@ -1,7 +1,7 @@
 // Vouchers as the API shows them, and the voucher operations for their owners: claim and redeem.
 //
 // States: AVAILABLE --claim--> CLAIMED --redeem--> REDEEMED; AVAILABLE|CLAIMED --expiry--> EXPIRED;
-// AVAILABLE|CLAIMED --operator--> REVOKED. Each transition is one conditional UPDATE (see
+// AVAILABLE|CLAIMED --operator--> REVOKED. Each transition is one conditional update (see
 // core/store/vouchers.h), so exactly one of any number of concurrent claims of a code wins, and a
 // voucher is redeemed at most once however many redemptions race.
 #ifndef NETGRAPH_CORE_DOMAIN_VOUCHER_H_

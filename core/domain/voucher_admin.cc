@@ -52,29 +52,28 @@ Result<std::vector<Voucher>> IssueVouchers(store::Connection& db, const IssueReq
   std::vector<Voucher> issued;
   Status written = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     issued.clear();
-    Result<store::TokenRow> token = store::ReadToken(db);
-    if (!token.ok()) return token.status();
-    std::optional<std::int64_t> amount = ParseTokenAmount(request.amount, token->decimals);
+    NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
+    std::optional<std::int64_t> amount = ParseTokenAmount(request.amount, token.decimals);
     if (!amount || *amount <= 0) {
       return Status::Error("the amount must be a positive number of tokens with at most " +
-                           std::to_string(token->decimals) + " decimals, below 2^32 base units");
+                           std::to_string(token.decimals) + " decimals, below 2^32 base units");
     }
-    Result<std::optional<store::RoundRow>> round =
-        request.round ? store::FindRound(db, *request.round) : store::CurrentRound(db);
-    if (!round.ok()) return round.status();
-    if (!round->has_value()) {
+    NETGRAPH_ASSIGN_OR_RETURN(
+        std::optional<store::RoundRow> round,
+        request.round ? store::FindRound(db, *request.round) : store::CurrentRound(db));
+    if (!round.has_value()) {
       return Status::Error(request.round ? "no round named " + *request.round
                                          : std::string("no round is open: name one with --round"));
     }
     std::optional<std::string> expires;
     if (request.expires) expires = ExpiryInstant(*request.expires);
     for (std::int64_t i = 0; i < request.count; ++i) {
-      Result<std::string> code = GenerateVoucherCode();
-      if (!code.ok()) return code.status();
-      Result<store::VoucherRow> row = store::InsertVoucher(
-          db, store::NewVoucher{*code, *amount, (*round)->id, expires, request.batch});
-      if (!row.ok()) return row.status();
-      issued.push_back(VoucherFromRow(*row, token->decimals));
+      NETGRAPH_ASSIGN_OR_RETURN(std::string code, GenerateVoucherCode());
+      NETGRAPH_ASSIGN_OR_RETURN(
+          store::VoucherRow row,
+          store::InsertVoucher(
+              db, store::NewVoucher{code, *amount, round->id, expires, request.batch}));
+      issued.push_back(VoucherFromRow(row, token.decimals));
     }
     return Status::Ok();
   });
@@ -100,30 +99,27 @@ std::optional<std::int64_t> ParseVoucherId(std::string_view text) {
 Result<std::vector<Voucher>> ListVouchers(store::Connection& db,
                                           const std::optional<std::string>& status,
                                           std::int64_t first, std::int64_t after_id) {
-  Result<store::TokenRow> token = store::ReadToken(db);
-  if (!token.ok()) return token.status();
-  Result<std::vector<store::VoucherRow>> rows = store::VoucherPage(db, status, after_id, first);
-  if (!rows.ok()) return rows.status();
+  NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
+  NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::VoucherRow> rows,
+                            store::VoucherPage(db, status, after_id, first));
   std::vector<Voucher> vouchers;
-  vouchers.reserve(rows->size());
-  for (const store::VoucherRow& row : *rows)
-    vouchers.push_back(VoucherFromRow(row, token->decimals));
+  vouchers.reserve(rows.size());
+  for (const store::VoucherRow& row : rows) vouchers.push_back(VoucherFromRow(row, token.decimals));
   return vouchers;
 }
 
 Outcome<Voucher> RevokeVoucher(store::Connection& db, std::string_view code_text) {
   const std::optional<std::string> code = NormalizeVoucherCode(code_text);
   if (!code) return Failure::kInvalidVoucherCode;
-  Result<store::TokenRow> token = store::ReadToken(db);
-  if (!token.ok()) return token.status();
-  Result<std::optional<store::VoucherRow>> revoked = store::MarkVoucherRevoked(db, *code);
-  if (!revoked.ok()) return revoked.status();
-  if (revoked->has_value()) return VoucherFromRow(**revoked, token->decimals);
-  Result<std::optional<store::VoucherRow>> found = store::FindVoucherByCode(db, *code);
-  if (!found.ok()) return found.status();
-  if (!found->has_value()) return Failure::kVoucherNotFound;
-  if ((*found)->status == "EXPIRED") return Failure::kVoucherExpired;
-  if ((*found)->status == "REVOKED") return Failure::kVoucherRevoked;
+  NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::VoucherRow> revoked,
+                            store::MarkVoucherRevoked(db, *code));
+  if (revoked.has_value()) return VoucherFromRow(*revoked, token.decimals);
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::VoucherRow> found,
+                            store::FindVoucherByCode(db, *code));
+  if (!found.has_value()) return Failure::kVoucherNotFound;
+  if (found->status == "EXPIRED") return Failure::kVoucherExpired;
+  if (found->status == "REVOKED") return Failure::kVoucherRevoked;
   return Failure::kVoucherAlreadyClaimed;
 }
 

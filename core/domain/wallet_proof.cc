@@ -44,17 +44,15 @@ Result<ProvenWallet> TakeOver(store::Connection& db, const store::WalletRow& wal
   ProvenWallet result;
   result.wallet_address = wallet.address;
   result.took_over = true;
-  Result<std::vector<store::VoucherRow>> released =
-      store::ReleaseClaimedVouchers(db, wallet.user_id, wallet.address);
-  if (!released.ok()) return released.status();
-  result.released_vouchers = static_cast<std::int64_t>(released->size());
-  Result<std::optional<store::TokenAccountRow>> removed =
-      store::DeleteTokenAccount(db, wallet.address);
-  if (!removed.ok()) return removed.status();
-  result.removed_token_account = removed->has_value();
-  Result<bool> moved = store::TransferWallet(db, wallet.address, wallet.user_id, user_id, proven);
-  if (!moved.ok()) return moved.status();
-  if (!*moved) return Status::Error("wallet takeover: the locked wallet changed owner");
+  NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::VoucherRow> released,
+                            store::ReleaseClaimedVouchers(db, wallet.user_id, wallet.address));
+  result.released_vouchers = static_cast<std::int64_t>(released.size());
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::TokenAccountRow> removed,
+                            store::DeleteTokenAccount(db, wallet.address));
+  result.removed_token_account = removed.has_value();
+  NETGRAPH_ASSIGN_OR_RETURN(
+      bool moved, store::TransferWallet(db, wallet.address, wallet.user_id, user_id, proven));
+  if (!moved) return Status::Error("wallet takeover: the locked wallet changed owner");
 
   GraphChange change;
   change.AddNode(InvestorNode(user_public_id));
@@ -70,42 +68,38 @@ Result<ProvenWallet> TakeOver(store::Connection& db, const store::WalletRow& wal
 Outcome<ProvenWallet> AttemptProof(store::Connection& db, const User& user,
                                    std::string_view wallet_address,
                                    const crypto::Bytes64& signature) {
-  Result<std::optional<store::WalletChallengeRow>> challenge =
-      store::LatestWalletChallenge(db, user.id, wallet_address);
-  if (!challenge.ok()) return challenge.status();
-  if (!challenge->has_value()) return Failure::kNoWalletChallenge;
-  if ((*challenge)->used) return Failure::kWalletChallengeUsed;
-  if ((*challenge)->expired) return Failure::kWalletChallengeExpired;
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::WalletChallengeRow> challenge,
+                            store::LatestWalletChallenge(db, user.id, wallet_address));
+  if (!challenge.has_value()) return Failure::kNoWalletChallenge;
+  if (challenge->used) return Failure::kWalletChallengeUsed;
+  if (challenge->expired) return Failure::kWalletChallengeExpired;
 
   Result<crypto::SolanaAddress> key = crypto::SolanaAddress::Parse(wallet_address);
   if (!key.ok()) return Failure::kInvalidWalletAddress;
-  if (!crypto::VerifyOffchainMessage(key->bytes(), (*challenge)->message, signature)) {
+  if (!crypto::VerifyOffchainMessage(key->bytes(), challenge->message, signature)) {
     return Failure::kInvalidWalletSignature;
   }
-  Result<bool> used = store::MarkWalletChallengeUsed(db, (*challenge)->id);
-  if (!used.ok()) return used.status();
-  if (!*used) return Failure::kWalletChallengeUsed;
+  NETGRAPH_ASSIGN_OR_RETURN(bool used, store::MarkWalletChallengeUsed(db, challenge->id));
+  if (!used) return Failure::kWalletChallengeUsed;
 
   // Registering first makes the row exist, so one exclusive lock covers every case below.
   if (Result<store::WalletRow> registered = store::RegisterWallet(db, wallet_address, user.id);
       !registered.ok()) {
     return registered.status();
   }
-  Result<std::optional<store::WalletRow>> wallet =
-      store::FindWallet(db, wallet_address, store::RowLock::kForOwnerChange);
-  if (!wallet.ok()) return wallet.status();
-  if (!wallet->has_value()) return Status::Error("wallet proof: the registered wallet is missing");
-  const store::WalletRow& current = **wallet;
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::WalletRow> wallet,
+                            store::FindWallet(db, wallet_address, store::RowLock::kForOwnerChange));
+  if (!wallet.has_value()) return Status::Error("wallet proof: the registered wallet is missing");
+  const store::WalletRow& current = *wallet;
   if (current.user_id == user.id) {
-    Result<bool> marked = store::MarkWalletProven(db, wallet_address, user.id);
-    if (!marked.ok()) return marked.status();
-    if (!*marked) return Status::Error("wallet proof: the locked wallet changed owner");
+    NETGRAPH_ASSIGN_OR_RETURN(bool marked, store::MarkWalletProven(db, wallet_address, user.id));
+    if (!marked) return Status::Error("wallet proof: the locked wallet changed owner");
     return ProvenWallet{std::string(wallet_address)};
   }
   if (current.proven) return Failure::kWalletProvenByAnotherUser;
-  Result<ProvenWallet> taken = TakeOver(db, current, user.id, user.public_id, /*proven=*/true);
-  if (!taken.ok()) return taken.status();
-  return std::move(*taken);
+  NETGRAPH_ASSIGN_OR_RETURN(ProvenWallet taken,
+                            TakeOver(db, current, user.id, user.public_id, /*proven=*/true));
+  return std::move(taken);
 }
 
 }  // namespace
@@ -145,37 +139,33 @@ Outcome<WalletChallenge> IssueWalletChallenge(store::Connection& db, const User&
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     outcome.reset();
     // One issue per user at a time, so the count of open challenges is exact.
-    if (Status s = store::LockUser(db, user.id); !s.ok()) return s;
-    Result<std::optional<store::WalletRow>> wallet = store::FindWallet(db, wallet_address);
-    if (!wallet.ok()) return wallet.status();
-    if (wallet->has_value() && (*wallet)->proven && (*wallet)->user_id != user.id) {
+    NETGRAPH_RETURN_IF_ERROR(store::LockUser(db, user.id));
+    NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::WalletRow> wallet,
+                              store::FindWallet(db, wallet_address));
+    if (wallet.has_value() && wallet->proven && wallet->user_id != user.id) {
       outcome = Failure::kWalletProvenByAnotherUser;
       return Status::Ok();
     }
-    if (Status s = store::PruneWalletChallenges(db, user.id, wallet_address); !s.ok()) return s;
-    Result<std::int64_t> open = store::CountOpenWalletChallenges(db, user.id);
-    if (!open.ok()) return open.status();
-    if (*open >= kMaxOpenWalletChallenges) {
+    NETGRAPH_RETURN_IF_ERROR(store::PruneWalletChallenges(db, user.id, wallet_address));
+    NETGRAPH_ASSIGN_OR_RETURN(std::int64_t open, store::CountOpenWalletChallenges(db, user.id));
+    if (open >= kMaxOpenWalletChallenges) {
       outcome = Failure::kTooManyWalletChallenges;
       return Status::Ok();
     }
-    Result<std::int64_t> now = store::TransactionTime(db);
-    if (!now.ok()) return now.status();
+    NETGRAPH_ASSIGN_OR_RETURN(std::int64_t now, store::TransactionTime(db));
     // Whole milliseconds, as the text shows the instant, so the stored expiry is the one signed.
     const std::int64_t expires_micros =
-        (*now / 1000) * 1000 +
+        (now / 1000) * 1000 +
         std::chrono::duration_cast<std::chrono::microseconds>(kWalletChallengeLifetime).count();
-    Result<std::string> nonce = RandomNonce();
-    if (!nonce.ok()) return nonce.status();
+    NETGRAPH_ASSIGN_OR_RETURN(std::string nonce, RandomNonce());
     WalletChallenge challenge;
     challenge.wallet_address = std::string(wallet_address);
     challenge.expires_at = FromEpochMicros(expires_micros);
     challenge.message =
-        WalletChallengeText(wallet_address, user.idp_did, *nonce, challenge.expires_at);
-    Result<std::vector<std::uint8_t>> envelope =
-        crypto::SerializeOffchainMessage(challenge.message);
-    if (!envelope.ok()) return envelope.status();
-    challenge.signed_bytes = std::move(*envelope);
+        WalletChallengeText(wallet_address, user.idp_did, nonce, challenge.expires_at);
+    NETGRAPH_ASSIGN_OR_RETURN(std::vector<std::uint8_t> envelope,
+                              crypto::SerializeOffchainMessage(challenge.message));
+    challenge.signed_bytes = std::move(envelope);
     if (Status s = store::InsertWalletChallenge(db, user.id, wallet_address, challenge.message,
                                                 expires_micros);
         !s.ok()) {
@@ -196,12 +186,11 @@ Outcome<ProvenWallet> VerifyWallet(store::Connection& db, const User& user,
   std::optional<Outcome<ProvenWallet>> outcome;
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     outcome.reset();
-    if (Status s = db.ExecuteScript("SAVEPOINT wallet_proof"); !s.ok()) return s;
-    outcome = AttemptProof(db, user, wallet_address, *parsed);
-    if (const Status* error = outcome->error()) return *error;
     // A refusal writes nothing: in particular the challenge stays usable after a bad signature.
-    if (outcome->failure()) return db.ExecuteScript("ROLLBACK TO SAVEPOINT wallet_proof");
-    return Status::Ok();
+    return db.InSavepoint([&]() -> Result<store::Connection::SavepointEnd> {
+      outcome = AttemptProof(db, user, wallet_address, *parsed);
+      return SavepointEndFor(*outcome);
+    });
   });
   if (!committed.ok()) return committed;
   return std::move(*outcome);
@@ -215,23 +204,22 @@ Result<ProvenWallet> ReassignWallet(store::Connection& db, std::string_view wall
   std::optional<ProvenWallet> result;
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     result.reset();
-    Result<std::optional<store::UserRow>> user = store::FindUserByDid(db, idp_did);
-    if (!user.ok()) return user.status();
-    if (!user->has_value()) return Status::Error("no user has the idpDid " + std::string(idp_did));
-    Result<std::optional<store::WalletRow>> wallet =
-        store::FindWallet(db, wallet_address, store::RowLock::kForOwnerChange);
-    if (!wallet.ok()) return wallet.status();
-    if (!wallet->has_value()) {
+    NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::UserRow> user,
+                              store::FindUserByDid(db, idp_did));
+    if (!user.has_value()) return Status::Error("no user has the idpDid " + std::string(idp_did));
+    NETGRAPH_ASSIGN_OR_RETURN(
+        std::optional<store::WalletRow> wallet,
+        store::FindWallet(db, wallet_address, store::RowLock::kForOwnerChange));
+    if (!wallet.has_value()) {
       return Status::Error("no wallet " + std::string(wallet_address) + " is registered");
     }
-    if ((*wallet)->user_id == (*user)->id) {
+    if (wallet->user_id == user->id) {
       result = ProvenWallet{std::string(wallet_address)};
       return Status::Ok();
     }
-    Result<ProvenWallet> taken =
-        TakeOver(db, **wallet, (*user)->id, (*user)->public_id, /*proven=*/false);
-    if (!taken.ok()) return taken.status();
-    result = std::move(*taken);
+    NETGRAPH_ASSIGN_OR_RETURN(ProvenWallet taken,
+                              TakeOver(db, *wallet, user->id, user->public_id, /*proven=*/false));
+    result = std::move(taken);
     return Status::Ok();
   });
   if (!committed.ok()) return committed;

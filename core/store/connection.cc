@@ -55,9 +55,16 @@ std::string MajorMinorVersion(std::int64_t server_version_num) {
   return std::to_string(first) + "." + std::to_string(second);
 }
 
-bool IsRetryableConflict(const std::string& sqlstate) {
-  return sqlstate == "40001" || sqlstate == "40P01";  // serialization failure, deadlock
+StatusCode CodeOfSqlState(std::string_view sqlstate) {
+  if (sqlstate == "40001" || sqlstate == "40P01") return StatusCode::kAborted;  // lost a race
+  if (sqlstate == "57014" || sqlstate == "55P03") return StatusCode::kDeadlineExceeded;
+  if (sqlstate == "23505") return StatusCode::kAlreadyExists;
+  return StatusCode::kInternal;
 }
+
+constexpr const char* kSavepoint = "SAVEPOINT netgraph_savepoint";
+constexpr const char* kRollBackToSavepoint = "ROLLBACK TO SAVEPOINT netgraph_savepoint";
+constexpr const char* kReleaseSavepoint = "RELEASE SAVEPOINT netgraph_savepoint";
 
 const char* BeginStatement(Isolation isolation) {
   switch (isolation) {
@@ -226,7 +233,7 @@ Status Connection::Open() {
   if (PQstatus(conn_) != CONNECTION_OK) {
     std::string message = WithoutTrailingSpace(PQerrorMessage(conn_));
     Close();
-    return Status::Error("PostgreSQL connection failed: " + message);
+    return Status::Unavailable("PostgreSQL connection failed: " + message);
   }
   PQsetNoticeProcessor(conn_, LogServerNotice, nullptr);
   for (const std::string& channel : listening_) {
@@ -245,18 +252,9 @@ Status Connection::EnsureConnected() {
 
 Result<Rows> Connection::RunOnce(const Statement& statement, const std::vector<Param>& params) {
   auto fail = [this](pg_result* result, const std::string& what) -> Result<Rows> {
-    last_error_ = DatabaseError{};
-    if (result != nullptr) {
-      const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
-      last_error_.sqlstate = state == nullptr ? "" : state;
-      const char* primary = PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
-      last_error_.message = primary == nullptr ? PQerrorMessage(conn_) : primary;
-      PQclear(result);
-    } else {
-      last_error_.message = PQerrorMessage(conn_);
-    }
-    last_error_.connection_lost = PQstatus(conn_) != CONNECTION_OK;
-    return Status::Error(what + ": " + last_error_.message);
+    const char* primary =
+        result == nullptr ? nullptr : PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
+    return Failure(result, primary == nullptr ? PQerrorMessage(conn_) : primary).WithContext(what);
   };
 
   const std::string name = statement.name;
@@ -282,13 +280,10 @@ Result<Rows> Connection::RunOnce(const Statement& statement, const std::vector<P
 }
 
 Result<Rows> Connection::Run(const Statement& statement, const std::vector<Param>& params) {
-  if (Status s = EnsureConnected(); !s.ok()) {
-    last_error_ = DatabaseError{"", s.message(), true};
-    return s;
-  }
+  NETGRAPH_RETURN_IF_ERROR(EnsureConnected());
   Result<Rows> rows = RunOnce(statement, params);
-  if (!rows.ok() && last_error_.connection_lost && !in_transaction_) {
-    if (Status s = Open(); !s.ok()) return s;
+  if (!rows.ok() && rows.status().IsUnavailable() && !in_transaction_) {
+    NETGRAPH_RETURN_IF_ERROR(Open());
     rows = RunOnce(statement, params);
   }
   return rows;
@@ -306,23 +301,26 @@ Status Connection::Simple(const char* sql) {
     PQclear(result);
     return Status::Ok();
   }
-  last_error_ = DatabaseError{};
-  const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
-  last_error_.sqlstate = state == nullptr ? "" : state;
-  last_error_.message = PQerrorMessage(conn_);
-  last_error_.connection_lost = PQstatus(conn_) != CONNECTION_OK;
-  PQclear(result);
-  return Status::Error(last_error_.message);
+  return Failure(result, PQerrorMessage(conn_));
+}
+
+Status Connection::Failure(pg_result* result, const std::string& message) {
+  const char* state = result == nullptr ? nullptr : PQresultErrorField(result, PG_DIAG_SQLSTATE);
+  const StatusCode code = PQstatus(conn_) != CONNECTION_OK ? StatusCode::kUnavailable
+                          : state == nullptr               ? StatusCode::kInternal
+                                                           : CodeOfSqlState(state);
+  if (result != nullptr) PQclear(result);
+  return Status::FromCode(code, message);
 }
 
 Status Connection::InTransaction(Isolation isolation, const std::function<Status()>& body,
                                  int max_attempts) {
   Status outcome = Status::Ok();
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
-    if (Status s = EnsureConnected(); !s.ok()) return s;
-    last_error_ = DatabaseError{};
+    NETGRAPH_RETURN_IF_ERROR(EnsureConnected());
     if (Status s = Simple(BeginStatement(isolation)); !s.ok()) {
-      if (last_error_.connection_lost) continue;  // nothing ran yet: start over on a new link
+      outcome = s;
+      if (s.IsUnavailable()) continue;  // nothing ran yet: start over on a new link
       return s;
     }
     in_transaction_ = true;
@@ -336,19 +334,25 @@ Status Connection::InTransaction(Isolation isolation, const std::function<Status
       outcome = Simple("COMMIT");
       in_transaction_ = false;
       if (outcome.ok()) return outcome;
-      if (last_error_.connection_lost) {
+      if (outcome.IsUnavailable()) {
         return Status::Error("connection lost during COMMIT; the transaction's outcome is unknown");
       }
     } else {
-      const DatabaseError cause = last_error_;
       Abandon();
-      last_error_ = cause;
       // The server rolled back a transaction whose connection broke: running it again is safe.
-      if (cause.connection_lost) continue;
+      if (outcome.IsUnavailable()) continue;
     }
-    if (!IsRetryableConflict(last_error_.sqlstate)) return outcome;
+    if (!outcome.IsAborted()) return outcome;
   }
   return outcome;
+}
+
+Status Connection::InSavepoint(const std::function<Result<SavepointEnd>()>& body) {
+  if (!in_transaction_) return Status::FailedPrecondition("a savepoint needs an open transaction");
+  NETGRAPH_RETURN_IF_ERROR(Simple(kSavepoint));
+  NETGRAPH_ASSIGN_OR_RETURN(SavepointEnd end, body());
+  if (end == SavepointEnd::kRollBack) NETGRAPH_RETURN_IF_ERROR(Simple(kRollBackToSavepoint));
+  return Simple(kReleaseSavepoint);
 }
 
 void Connection::Abandon() {
@@ -359,7 +363,7 @@ void Connection::Abandon() {
 }
 
 Status Connection::ExecuteScript(const std::string& sql) {
-  if (Status s = EnsureConnected(); !s.ok()) return s;
+  NETGRAPH_RETURN_IF_ERROR(EnsureConnected());
   return Simple(sql.c_str());
 }
 
@@ -372,7 +376,7 @@ Status Connection::Listen(const char* channel) {
 }
 
 Result<bool> Connection::AwaitNotification(std::chrono::milliseconds timeout) {
-  if (Status s = EnsureConnected(); !s.ok()) return s;
+  NETGRAPH_RETURN_IF_ERROR(EnsureConnected());
   auto drain = [this]() {
     bool any = false;
     while (PGnotify* notification = PQnotifies(conn_)) {
@@ -391,10 +395,9 @@ Result<bool> Connection::AwaitNotification(std::chrono::milliseconds timeout) {
 }
 
 Result<std::string> Connection::ServerVersion() {
-  Result<Rows> rows = Run(kServerVersion);
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return Status::Error("server_version_num: no row");
-  std::optional<std::int64_t> number = rows->OptionalInt(0, 0);
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, Run(kServerVersion));
+  if (rows.empty()) return Status::Error("server_version_num: no row");
+  std::optional<std::int64_t> number = rows.OptionalInt(0, 0);
   if (!number) return Status::Error("server_version_num: NULL");
   return MajorMinorVersion(*number);
 }

@@ -64,13 +64,6 @@ class Rows {
 
 enum class Isolation { kReadCommitted, kRepeatableRead, kSerializable };
 
-// Why a statement failed: the SQLSTATE lets callers tell a constraint violation from a lost race.
-struct DatabaseError {
-  std::string sqlstate;  // e.g. "23505"; empty when the connection itself failed
-  std::string message;
-  bool connection_lost = false;
-};
-
 // Limits for each session (docs/operations.md). 0 leaves a limit to the server's (or libpq's)
 // own setting. What DATABASE_URL (or libpq's environment variable for it, such as PGOPTIONS) sets
 // explicitly wins over these; server settings the operator put in `options` come after ours.
@@ -92,6 +85,17 @@ struct ConnectionOptions {
 Result<std::vector<std::pair<std::string, std::string>>> ConnectionParameters(
     const std::string& conninfo, const ConnectionOptions& options);
 
+// Every failing call returns a Status whose code says what the caller can do about it (the message
+// is the server's or libpq's text):
+//   kUnavailable       the connection could not be opened or was lost (nothing of an open
+//                      transaction was committed): running again on a new connection may work;
+//   kAborted           a serialization failure or deadlock (SQLSTATE 40001, 40P01): run the whole
+//                      transaction again (InTransaction does);
+//   kDeadlineExceeded  statement_timeout or lock_timeout ran out (57014, 55P03);
+//   kAlreadyExists     a unique constraint refused the row (23505);
+//   kFailedPrecondition  a savepoint was asked for outside a transaction;
+//   kInternal          any other error the server reported;
+//   kUnknown           COMMIT lost its connection: the transaction's outcome is unknown.
 class Connection {
  public:
   // `conninfo`: a libpq connection string or URI (DATABASE_URL).
@@ -111,8 +115,6 @@ class Connection {
   Result<Rows> Run(const Statement& statement, const std::vector<Param>& params = {});
   // Run for a statement whose rows are not needed.
   Status Execute(const Statement& statement, const std::vector<Param>& params = {});
-  // The failure detail of the last Run that failed.
-  const DatabaseError& last_error() const { return last_error_; }
 
   // Runs `body` in a transaction at `isolation` and commits when it returns Ok. A serialization
   // failure or deadlock (40001, 40P01) anywhere in it rolls back and runs `body` again, up to
@@ -122,6 +124,14 @@ class Connection {
   Status InTransaction(Isolation isolation, const std::function<Status()>& body,
                        int max_attempts = 5);
   bool in_transaction() const { return in_transaction_; }
+
+  // What a savepoint's body decides: keep its writes, or undo them and let the transaction go on.
+  enum class SavepointEnd { kKeep, kRollBack };
+  // Runs `body` in a savepoint of the open transaction, so that a refused step can undo its own
+  // writes without abandoning the transaction. kRollBack rolls back to the savepoint; kKeep
+  // releases it. An error of `body` is returned as it is and leaves the savepoint to the
+  // transaction's own rollback. Savepoints nest. kFailedPrecondition outside a transaction.
+  Status InSavepoint(const std::function<Result<SavepointEnd>()>& body);
 
   // Runs SQL text with no parameters (migrations, session settings). Not for anything built from
   // input.
@@ -139,6 +149,8 @@ class Connection {
   void Close();
   Result<Rows> RunOnce(const Statement& statement, const std::vector<Param>& params);
   Status Simple(const char* sql);
+  // The Status for a failed `result` (which it frees; may be null), coded as documented above.
+  Status Failure(pg_result* result, const std::string& message);
   // Ends the open transaction without committing, whatever state the connection is in.
   void Abandon();
 
@@ -148,7 +160,6 @@ class Connection {
   std::vector<std::string> prepared_;   // names prepared on this connection
   std::vector<std::string> listening_;  // channels to LISTEN on after each (re)connect
   bool in_transaction_ = false;
-  DatabaseError last_error_;
 };
 
 }  // namespace netgraph::store

@@ -53,41 +53,37 @@ LinkRow ReadLink(const Rows& rows, int row) {
 }  // namespace
 
 Result<std::optional<NodeRow>> UpsertNode(Connection& db, const NodeRow& node) {
-  Result<Rows> rows = db.Run(kUpsertNode, {node.id, node.type, nlohmann::json(node.labels).dump()});
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return std::optional<NodeRow>();
-  return std::optional<NodeRow>(ReadNode(*rows, 0));
+  NETGRAPH_ASSIGN_OR_RETURN(
+      Rows rows, db.Run(kUpsertNode, {node.id, node.type, nlohmann::json(node.labels).dump()}));
+  if (rows.empty()) return std::optional<NodeRow>();
+  return std::optional<NodeRow>(ReadNode(rows, 0));
 }
 
 Result<std::optional<LinkRow>> UpsertLink(Connection& db, const LinkRow& link) {
-  Result<Rows> rows = db.Run(kUpsertLink, {link.source, link.target, link.type});
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return std::optional<LinkRow>();
-  return std::optional<LinkRow>(ReadLink(*rows, 0));
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kUpsertLink, {link.source, link.target, link.type}));
+  if (rows.empty()) return std::optional<LinkRow>();
+  return std::optional<LinkRow>(ReadLink(rows, 0));
 }
 
 Result<std::vector<NodeRow>> RecentNodes(Connection& db, std::int64_t limit) {
-  Result<Rows> rows = db.Run(kRecentNodes, {std::to_string(limit)});
-  if (!rows.ok()) return rows.status();
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kRecentNodes, {std::to_string(limit)}));
   std::vector<NodeRow> nodes;
-  nodes.reserve(static_cast<std::size_t>(rows->size()));
-  for (int i = 0; i < rows->size(); ++i) nodes.push_back(ReadNode(*rows, i));
+  nodes.reserve(static_cast<std::size_t>(rows.size()));
+  for (int i = 0; i < rows.size(); ++i) nodes.push_back(ReadNode(rows, i));
   return nodes;
 }
 
 Result<std::vector<LinkRow>> LinksAmongRecentNodes(Connection& db, std::int64_t limit) {
-  Result<Rows> rows = db.Run(kLinksAmongRecent, {std::to_string(limit)});
-  if (!rows.ok()) return rows.status();
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kLinksAmongRecent, {std::to_string(limit)}));
   std::vector<LinkRow> links;
-  links.reserve(static_cast<std::size_t>(rows->size()));
-  for (int i = 0; i < rows->size(); ++i) links.push_back(ReadLink(*rows, i));
+  links.reserve(static_cast<std::size_t>(rows.size()));
+  for (int i = 0; i < rows.size(); ++i) links.push_back(ReadLink(rows, i));
   return links;
 }
 
 Result<std::optional<std::int64_t>> LastGraphChange(Connection& db) {
-  Result<Rows> rows = db.Run(kLastChange);
-  if (!rows.ok()) return rows.status();
-  return rows->OptionalInt(0, 0);
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kLastChange));
+  return rows.OptionalInt(0, 0);
 }
 
 }  // namespace netgraph::store

@@ -39,15 +39,14 @@ std::vector<Migration> KnownMigrations() {
 }
 
 Result<std::vector<Migration>> Migrate(Connection& connection) {
-  if (Status s = connection.ExecuteScript(kCreateTable); !s.ok()) return s;
-  if (Result<Rows> locked = connection.Run(kLock); !locked.ok()) return locked.status();
+  NETGRAPH_RETURN_IF_ERROR(connection.ExecuteScript(kCreateTable));
+  NETGRAPH_RETURN_IF_ERROR(connection.Run(kLock));
 
   std::vector<Migration> applied_now;
   Status outcome = [&]() -> Status {
-    Result<Rows> rows = connection.Run(kApplied);
-    if (!rows.ok()) return rows.status();
+    NETGRAPH_ASSIGN_OR_RETURN(Rows rows, connection.Run(kApplied));
     std::vector<int> done;
-    for (int i = 0; i < rows->size(); ++i) done.push_back(static_cast<int>(rows->Int(i, 0)));
+    for (int i = 0; i < rows.size(); ++i) done.push_back(static_cast<int>(rows.Int(i, 0)));
 
     for (const EmbeddedFile& file : EmbeddedMigrations()) {
       const int version = VersionOf(file.name);
@@ -75,10 +74,9 @@ Result<std::vector<Migration>> Migrate(Connection& connection) {
 }
 
 Result<int> SchemaVersion(Connection& connection) {
-  if (Status s = connection.ExecuteScript(kCreateTable); !s.ok()) return s;
-  Result<Rows> rows = connection.Run(kCurrent);
-  if (!rows.ok()) return rows.status();
-  return static_cast<int>(rows->Int(0, 0));
+  NETGRAPH_RETURN_IF_ERROR(connection.ExecuteScript(kCreateTable));
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, connection.Run(kCurrent));
+  return static_cast<int>(rows.Int(0, 0));
 }
 
 }  // namespace netgraph::store

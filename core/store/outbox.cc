@@ -25,10 +25,9 @@ constexpr Statement kPrune{"outbox_prune",
 }  // namespace
 
 Result<std::int64_t> NextOutboxId(Connection& db) {
-  Result<Rows> rows = db.Run(kNextId);
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return Status::Error("outbox: the sequence row is missing");
-  return rows->Int(0, 0);
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kNextId));
+  if (rows.empty()) return Status::Error("outbox: the sequence row is missing");
+  return rows.Int(0, 0);
 }
 
 Status AppendOutbox(Connection& db, std::int64_t id, std::string_view channel,
@@ -37,18 +36,16 @@ Status AppendOutbox(Connection& db, std::int64_t id, std::string_view channel,
 }
 
 Result<bool> TryLockOutboxRelay(Connection& db) {
-  Result<Rows> rows = db.Run(kTryLockRelay);
-  if (!rows.ok()) return rows.status();
-  return rows->Bool(0, 0);
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kTryLockRelay));
+  return rows.Bool(0, 0);
 }
 
 Result<std::vector<OutboxRow>> PendingOutbox(Connection& db, std::int64_t limit) {
-  Result<Rows> rows = db.Run(kPending, {std::to_string(limit)});
-  if (!rows.ok()) return rows.status();
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kPending, {std::to_string(limit)}));
   std::vector<OutboxRow> pending;
-  for (int i = 0; i < rows->size(); ++i) {
+  for (int i = 0; i < rows.size(); ++i) {
     pending.push_back(
-        OutboxRow{rows->Int(i, 0), std::string(rows->Text(i, 1)), std::string(rows->Text(i, 2))});
+        OutboxRow{rows.Int(i, 0), std::string(rows.Text(i, 1)), std::string(rows.Text(i, 2))});
   }
   return pending;
 }
@@ -58,9 +55,8 @@ Status MarkOutboxPublished(Connection& db, std::int64_t up_to_id) {
 }
 
 Result<std::int64_t> PrunePublishedOutbox(Connection& db, std::int64_t age_seconds) {
-  Result<Rows> rows = db.Run(kPrune, {std::to_string(age_seconds)});
-  if (!rows.ok()) return rows.status();
-  return rows->affected();
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kPrune, {std::to_string(age_seconds)}));
+  return rows.affected();
 }
 
 }  // namespace netgraph::store

@@ -222,7 +222,7 @@ Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& se
   // failure is retried once on a fresh connection.
   for (int attempt = 1;; ++attempt) {
     const bool was_connected = context_ != nullptr;
-    if (Status s = EnsureConnected(); !s.ok()) return s;
+    NETGRAPH_RETURN_IF_ERROR(EnsureConnected());
     Reply reply(send());
     if (!reply) {
       std::string error = std::string("Redis ") + name + " failed: " + context_->errstr;

@@ -63,11 +63,10 @@ Result<std::optional<RoundRow>> AtMostOneRound(Result<Rows> rows) {
 }  // namespace
 
 Result<TokenRow> ReadToken(Connection& db) {
-  Result<Rows> rows = db.Run(kReadToken);
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return Status::Error("token: the token row is missing");
-  return TokenRow{std::string(rows->Text(0, 0)), std::string(rows->Text(0, 1)),
-                  static_cast<int>(rows->Int(0, 2))};
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kReadToken));
+  if (rows.empty()) return Status::Error("token: the token row is missing");
+  return TokenRow{std::string(rows.Text(0, 0)), std::string(rows.Text(0, 1)),
+                  static_cast<int>(rows.Int(0, 2))};
 }
 
 Status UpdateToken(Connection& db, const TokenRow& token) {
@@ -92,33 +91,30 @@ Result<RoundRow> EnsureRound(Connection& db, const NewRound& round) {
       !s.ok()) {
     return s;
   }
-  Result<std::optional<RoundRow>> stored = FindRound(db, round.name);
-  if (!stored.ok()) return stored.status();
-  if (!stored->has_value()) return Status::Error("rounds: inserted round not found");
-  return **stored;
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<RoundRow> stored, FindRound(db, round.name));
+  if (!stored.has_value()) return Status::Error("rounds: inserted round not found");
+  return *stored;
 }
 
 Result<InvestmentFigures> ReadInvestmentFigures(Connection& db) {
-  Result<Rows> rows = db.Run(kInvestmentFigures);
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return Status::Error("token: the token row is missing");
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kInvestmentFigures));
+  if (rows.empty()) return Status::Error("token: the token row is missing");
   InvestmentFigures f;
-  f.token = TokenRow{std::string(rows->Text(0, 0)), std::string(rows->Text(0, 1)),
-                     static_cast<int>(rows->Int(0, 2))};
-  f.current_round = rows->OptionalText(0, 3);
-  f.round_raised = rows->Float(0, 4);
-  f.round_target = rows->Float(0, 5);
-  f.investor_count = rows->Int(0, 6);
-  f.current_price = rows->Float(0, 7);
-  f.market_cap = rows->Float(0, 8);
+  f.token = TokenRow{std::string(rows.Text(0, 0)), std::string(rows.Text(0, 1)),
+                     static_cast<int>(rows.Int(0, 2))};
+  f.current_round = rows.OptionalText(0, 3);
+  f.round_raised = rows.Float(0, 4);
+  f.round_target = rows.Float(0, 5);
+  f.investor_count = rows.Int(0, 6);
+  f.current_price = rows.Float(0, 7);
+  f.market_cap = rows.Float(0, 8);
   return f;
 }
 
 Result<UserInvestment> ReadUserInvestment(Connection& db, std::int64_t user_id) {
-  Result<Rows> rows = db.Run(kUserInvestment, {std::to_string(user_id)});
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return Status::Error("user_investment: no row");
-  return UserInvestment{rows->Float(0, 0), rows->Int(0, 1)};
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kUserInvestment, {std::to_string(user_id)}));
+  if (rows.empty()) return Status::Error("user_investment: no row");
+  return UserInvestment{rows.Float(0, 0), rows.Int(0, 1)};
 }
 
 }  // namespace netgraph::store

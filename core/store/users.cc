@@ -43,10 +43,9 @@ Result<UserRow> OneUser(Result<Rows> rows) {
 }  // namespace
 
 Result<std::optional<UserRow>> FindUserByDid(Connection& db, std::string_view idp_did) {
-  Result<Rows> rows = db.Run(kFindByDid, {std::string(idp_did)});
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return std::optional<UserRow>();
-  return std::optional<UserRow>(ReadUser(*rows, 0));
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kFindByDid, {std::string(idp_did)}));
+  if (rows.empty()) return std::optional<UserRow>();
+  return std::optional<UserRow>(ReadUser(rows, 0));
 }
 
 Result<UserRow> UpsertUser(Connection& db, std::string_view idp_did,
@@ -64,10 +63,9 @@ Status LockUser(Connection& db, std::int64_t user_id) {
 
 Result<std::int64_t> CountClaimFailures(Connection& db, std::int64_t user_id,
                                         std::int64_t window_seconds) {
-  Result<Rows> rows =
-      db.Run(kCountFailures, {std::to_string(user_id), std::to_string(window_seconds)});
-  if (!rows.ok()) return rows.status();
-  return rows->Int(0, 0);
+  NETGRAPH_ASSIGN_OR_RETURN(
+      Rows rows, db.Run(kCountFailures, {std::to_string(user_id), std::to_string(window_seconds)}));
+  return rows.Int(0, 0);
 }
 
 Status RecordClaimFailure(Connection& db, std::int64_t user_id, std::int64_t window_seconds) {

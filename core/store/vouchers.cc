@@ -89,12 +89,13 @@ Result<std::optional<VoucherRow>> AtMostOneVoucher(Result<Rows> rows) {
 }  // namespace
 
 Result<VoucherRow> InsertVoucher(Connection& db, const NewVoucher& voucher) {
-  Result<std::optional<VoucherRow>> row = AtMostOneVoucher(
-      db.Run(kInsert, {voucher.code, std::to_string(voucher.amount),
-                       std::to_string(voucher.round_id), voucher.expires_at, voucher.batch}));
-  if (!row.ok()) return row.status();
-  if (!row->has_value()) return Status::Error("vouchers: insert returned no row");
-  return **row;
+  NETGRAPH_ASSIGN_OR_RETURN(
+      std::optional<VoucherRow> row,
+      AtMostOneVoucher(
+          db.Run(kInsert, {voucher.code, std::to_string(voucher.amount),
+                           std::to_string(voucher.round_id), voucher.expires_at, voucher.batch})));
+  if (!row.has_value()) return Status::Error("vouchers: insert returned no row");
+  return *row;
 }
 
 Result<std::optional<VoucherRow>> FindVoucherByCode(Connection& db, std::string_view code) {
@@ -125,9 +126,8 @@ Result<std::optional<VoucherRow>> MarkVoucherRevoked(Connection& db, std::string
 }
 
 Result<std::int64_t> MarkDueVouchersExpired(Connection& db) {
-  Result<Rows> rows = db.Run(kExpireDue);
-  if (!rows.ok()) return rows.status();
-  return rows->affected();
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kExpireDue));
+  return rows.affected();
 }
 
 Result<std::vector<VoucherRow>> UserVouchers(Connection& db, std::int64_t user_id) {

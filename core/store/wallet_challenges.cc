@@ -31,10 +31,9 @@ Status PruneWalletChallenges(Connection& db, std::int64_t user_id,
 }
 
 Result<std::int64_t> CountOpenWalletChallenges(Connection& db, std::int64_t user_id) {
-  Result<Rows> rows = db.Run(kCountOpen, {std::to_string(user_id)});
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return Status::Error("wallet_challenges: count returned no row");
-  return rows->Int(0, 0);
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kCountOpen, {std::to_string(user_id)}));
+  if (rows.empty()) return Status::Error("wallet_challenges: count returned no row");
+  return rows.Int(0, 0);
 }
 
 Status InsertWalletChallenge(Connection& db, std::int64_t user_id, std::string_view wallet_address,
@@ -46,17 +45,16 @@ Status InsertWalletChallenge(Connection& db, std::int64_t user_id, std::string_v
 Result<std::optional<WalletChallengeRow>> LatestWalletChallenge(Connection& db,
                                                                 std::int64_t user_id,
                                                                 std::string_view wallet_address) {
-  Result<Rows> rows = db.Run(kLatest, {std::to_string(user_id), std::string(wallet_address)});
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return std::optional<WalletChallengeRow>();
+  NETGRAPH_ASSIGN_OR_RETURN(
+      Rows rows, db.Run(kLatest, {std::to_string(user_id), std::string(wallet_address)}));
+  if (rows.empty()) return std::optional<WalletChallengeRow>();
   return std::optional<WalletChallengeRow>(WalletChallengeRow{
-      rows->Int(0, 0), std::string(rows->Text(0, 1)), rows->Bool(0, 2), rows->Bool(0, 3)});
+      rows.Int(0, 0), std::string(rows.Text(0, 1)), rows.Bool(0, 2), rows.Bool(0, 3)});
 }
 
 Result<bool> MarkWalletChallengeUsed(Connection& db, std::int64_t challenge_id) {
-  Result<Rows> rows = db.Run(kMarkUsed, {std::to_string(challenge_id)});
-  if (!rows.ok()) return rows.status();
-  return rows->affected() == 1;
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kMarkUsed, {std::to_string(challenge_id)}));
+  return rows.affected() == 1;
 }
 
 }  // namespace netgraph::store

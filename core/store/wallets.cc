@@ -46,11 +46,10 @@ const Statement& FindStatement(RowLock lock) {
 
 Result<std::optional<WalletRow>> FindWallet(Connection& db, std::string_view address,
                                             RowLock lock) {
-  Result<Rows> rows = db.Run(FindStatement(lock), {std::string(address)});
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return std::optional<WalletRow>();
-  return std::optional<WalletRow>(WalletRow{std::string(rows->Text(0, 0)), rows->Int(0, 1),
-                                            std::string(rows->Text(0, 2)), rows->Bool(0, 3)});
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(FindStatement(lock), {std::string(address)}));
+  if (rows.empty()) return std::optional<WalletRow>();
+  return std::optional<WalletRow>(WalletRow{std::string(rows.Text(0, 0)), rows.Int(0, 1),
+                                            std::string(rows.Text(0, 2)), rows.Bool(0, 3)});
 }
 
 Result<WalletRow> RegisterWallet(Connection& db, std::string_view address, std::int64_t user_id) {
@@ -59,32 +58,31 @@ Result<WalletRow> RegisterWallet(Connection& db, std::string_view address, std::
   }
   // After ON CONFLICT DO NOTHING (which waited for any concurrent insert of the same address to
   // finish) the row is visible: ours or the winner's.
-  Result<std::optional<WalletRow>> wallet = FindWallet(db, address, RowLock::kForKeyShare);
-  if (!wallet.ok()) return wallet.status();
-  if (!wallet->has_value()) return Status::Error("wallets: registered wallet not found");
-  return **wallet;
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<WalletRow> wallet,
+                            FindWallet(db, address, RowLock::kForKeyShare));
+  if (!wallet.has_value()) return Status::Error("wallets: registered wallet not found");
+  return *wallet;
 }
 
 Result<bool> MarkWalletProven(Connection& db, std::string_view address, std::int64_t user_id) {
-  Result<Rows> rows = db.Run(kMarkProven, {std::string(address), std::to_string(user_id)});
-  if (!rows.ok()) return rows.status();
-  return rows->affected() == 1;
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows,
+                            db.Run(kMarkProven, {std::string(address), std::to_string(user_id)}));
+  return rows.affected() == 1;
 }
 
 Result<bool> TransferWallet(Connection& db, std::string_view address, std::int64_t from_user_id,
                             std::int64_t to_user_id, bool proven) {
-  Result<Rows> rows =
+  NETGRAPH_ASSIGN_OR_RETURN(
+      Rows rows,
       db.Run(kTransfer, {std::string(address), std::to_string(from_user_id),
-                         std::to_string(to_user_id), std::string(proven ? "true" : "false")});
-  if (!rows.ok()) return rows.status();
-  return rows->affected() == 1;
+                         std::to_string(to_user_id), std::string(proven ? "true" : "false")}));
+  return rows.affected() == 1;
 }
 
 Result<std::vector<std::string>> UserWallets(Connection& db, std::int64_t user_id) {
-  Result<Rows> rows = db.Run(kOfUser, {std::to_string(user_id)});
-  if (!rows.ok()) return rows.status();
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kOfUser, {std::to_string(user_id)}));
   std::vector<std::string> addresses;
-  for (int i = 0; i < rows->size(); ++i) addresses.emplace_back(rows->Text(i, 0));
+  for (int i = 0; i < rows.size(); ++i) addresses.emplace_back(rows.Text(i, 0));
   return addresses;
 }
 

@@ -29,6 +29,10 @@ constexpr Statement kSessionLimits{
     "SELECT current_setting('statement_timeout'), current_setting('lock_timeout'), "
     "current_setting('idle_in_transaction_session_timeout')"};
 constexpr Statement kSleep{"test_sleep", "SELECT pg_sleep(30)"};
+constexpr Statement kRename{"test_rename_first_note",
+                            "UPDATE connection_test_notes SET note = $1 WHERE id = 1"};
+constexpr Statement kFirstNote{"test_first_note",
+                               "SELECT note FROM connection_test_notes WHERE id = 1"};
 
 std::string DatabaseUrl() {
   const char* url = std::getenv("DATABASE_URL");
@@ -115,9 +119,86 @@ TEST_F(ConnectionTest, ConfiguredLimitsApplyAndTheOperatorsOwnSettingsWin) {
   // The limit is enforced: a long statement is cancelled with SQLSTATE 57014.
   Result<Rows> slept = db.Run(kSleep);
   ASSERT_FALSE(slept.ok());
-  EXPECT_EQ(db.last_error().sqlstate, "57014") << slept.status().message();
-  EXPECT_FALSE(db.last_error().connection_lost);
+  EXPECT_TRUE(slept.status().IsDeadlineExceeded()) << slept.status().message();
+  EXPECT_FALSE(slept.status().IsRetryable());
   EXPECT_TRUE(db.Run(kSessionLimits).ok()) << "the connection is usable after the cancel";
+}
+
+TEST_F(ConnectionTest, ALockTimeoutIsADeadlineNotARetry) {
+  Connection holder(url_);
+  ConnectionOptions impatient;
+  impatient.lock_timeout_ms = 200;
+  Connection waiter(url_, impatient);
+  Status held = holder.InTransaction(Isolation::kReadCommitted, [&]() -> Status {
+    NETGRAPH_RETURN_IF_ERROR(holder.Run(kLockFirst));
+    int attempts = 0;
+    Status waited = waiter.InTransaction(Isolation::kReadCommitted, [&]() -> Status {
+      ++attempts;
+      return waiter.Execute(kLockFirst);
+    });
+    EXPECT_TRUE(waited.IsDeadlineExceeded()) << waited.message();
+    EXPECT_EQ(attempts, 1) << "a lock timeout is not retried";
+    return Status::Ok();
+  });
+  EXPECT_TRUE(held.ok()) << held.message();
+}
+
+// A write that loses a REPEATABLE READ race fails with kAborted, and InTransaction runs the body
+// again (in a fresh snapshot, where it succeeds) because of that code.
+TEST_F(ConnectionTest, ASerializationFailureIsAbortedAndTheTransactionIsRetried) {
+  Connection racer(url_);
+  Connection rival(url_);
+  int attempts = 0;
+  std::vector<Status> failures;
+  Status committed = racer.InTransaction(Isolation::kRepeatableRead, [&]() -> Status {
+    ++attempts;
+    NETGRAPH_RETURN_IF_ERROR(racer.Run(kFirstNote));  // takes the snapshot
+    if (attempts == 1) {
+      Status rival_wrote = rival.Execute(kRename, {"the rival's"});
+      EXPECT_TRUE(rival_wrote.ok()) << rival_wrote.message();
+    }
+    Status renamed = racer.Execute(kRename, {"the racer's"});
+    if (!renamed.ok()) failures.push_back(renamed);
+    return renamed;
+  });
+  ASSERT_TRUE(committed.ok()) << committed.message();
+  EXPECT_EQ(attempts, 2);
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_TRUE(failures[0].IsAborted()) << failures[0].message();
+  EXPECT_TRUE(failures[0].IsRetryable());
+  Result<Rows> note = rival.Run(kFirstNote);
+  ASSERT_TRUE(note.ok()) << note.status().message();
+  EXPECT_EQ(note->Text(0, 0), "the racer's");
+}
+
+// A savepoint's rollback undoes only the writes made inside it; the transaction goes on.
+TEST_F(ConnectionTest, ASavepointRollsBackItsOwnWritesOnly) {
+  Connection db(url_);
+  EXPECT_TRUE(db.InSavepoint([]() -> Result<Connection::SavepointEnd> {
+                  return Connection::SavepointEnd::kKeep;
+                }).IsFailedPrecondition());
+  Status committed = db.InTransaction(Isolation::kReadCommitted, [&]() -> Status {
+    NETGRAPH_RETURN_IF_ERROR(db.Execute(kInsert, {"2", "before the savepoint"}));
+    NETGRAPH_RETURN_IF_ERROR(db.InSavepoint([&]() -> Result<Connection::SavepointEnd> {
+      NETGRAPH_RETURN_IF_ERROR(db.Execute(kInsert, {"3", "undone"}));
+      return Connection::SavepointEnd::kRollBack;
+    }));
+    return db.InSavepoint([&]() -> Result<Connection::SavepointEnd> {
+      NETGRAPH_RETURN_IF_ERROR(db.Execute(kInsert, {"4", "kept"}));
+      return Connection::SavepointEnd::kKeep;
+    });
+  });
+  ASSERT_TRUE(committed.ok()) << committed.message();
+  EXPECT_EQ(Ids(db), (std::vector<std::int64_t>{1, 2, 4}));
+
+  // A failing statement inside a savepoint is returned with its code.
+  Status duplicate = db.InTransaction(Isolation::kReadCommitted, [&]() -> Status {
+    return db.InSavepoint([&]() -> Result<Connection::SavepointEnd> {
+      NETGRAPH_RETURN_IF_ERROR(db.Execute(kInsert, {"1", "duplicate key"}));
+      return Connection::SavepointEnd::kKeep;
+    });
+  });
+  EXPECT_TRUE(duplicate.IsAlreadyExists()) << duplicate.message();
 }
 
 TEST(ConnectionParametersTest, AddsTheLimitsTheOperatorDidNotSet) {
