@@ -11,7 +11,7 @@
 //
 // Defaults come from the stack's environment (NETGRAPH_WS_URL, REDIS_URL, NETGRAPH_RUN_DIR/ws.pid).
 // The client runs on the same machine as the server: compare runs on one machine, not absolute
-// numbers across machines (perf notes §5).
+// numbers across machines (docs/benchmarks.md).
 import { readFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
 import { loginCommands, respCommand, signUpdate, updateSigningKey } from '../tests/support/redis.mjs';

@@ -17,7 +17,7 @@ int Grant(Arguments& arguments) {
     return kExitUsage;
   }
   config::Environment env;
-  store::Connection db(env.String("DATABASE_URL", "postgresql:///netgraph"));
+  store::Connection db(env.DatabaseUrl());
   Result<domain::User> user = domain::GrantAdmin(db, dids[0]);
   if (!user.ok()) {
     std::cerr << "netgraphctl admin grant: " << user.status().message() << "\n";

@@ -36,7 +36,7 @@ int Import(Arguments& arguments) {
     return kExitFailed;
   }
   config::Environment env;
-  store::Connection db(env.String("DATABASE_URL", "postgresql:///netgraph"));
+  store::Connection db(env.DatabaseUrl());
   Result<domain::ImportSummary> imported = domain::ImportGraph(db, *json);
   if (!imported.ok()) {
     std::cerr << "netgraphctl graph import: " << imported.status().message() << "\n";

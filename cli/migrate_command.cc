@@ -21,8 +21,7 @@ int Migrate(Arguments& arguments) {
   store::ConnectionOptions migration_limits;
   migration_limits.statement_timeout_ms = 0;
   migration_limits.lock_timeout_ms = 0;
-  store::Connection database(env.String("DATABASE_URL", "postgresql:///netgraph"),
-                             migration_limits);
+  store::Connection database(env.DatabaseUrl(), migration_limits);
   if (status_only) {
     Result<int> version = store::SchemaVersion(database);
     if (!version.ok()) {

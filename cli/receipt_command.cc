@@ -70,7 +70,7 @@ int Verify(Arguments& arguments) {
     return kExitUsage;
   }
 
-  store::Connection database(env.String("DATABASE_URL", "postgresql:///netgraph"));
+  store::Connection database(env.DatabaseUrl());
   Result<std::optional<store::RedemptionRow>> found =
       redemption_id ? store::FindRedemptionById(database, *redemption_id)
                     : store::FindRedemptionBySignature(database, *signature);

@@ -16,7 +16,7 @@ int Seed(Arguments& arguments) {
     return kExitUsage;
   }
   config::Environment env;
-  store::Connection db(env.String("DATABASE_URL", "postgresql:///netgraph"));
+  store::Connection db(env.DatabaseUrl());
   Result<domain::DemoSeed> seed = domain::SeedDemo(db);
   if (!seed.ok()) {
     std::cerr << "netgraphctl seed: " << seed.status().message() << "\n";

@@ -14,7 +14,7 @@ namespace {
 
 std::string DatabaseUrl() {
   config::Environment env;
-  return env.String("DATABASE_URL", "postgresql:///netgraph");
+  return env.DatabaseUrl();
 }
 
 int Issue(Arguments& arguments) {

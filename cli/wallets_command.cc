@@ -18,7 +18,7 @@ int Reassign(Arguments& arguments) {
     return kExitUsage;
   }
   config::Environment env;
-  store::Connection db(env.String("DATABASE_URL", "postgresql:///netgraph"));
+  store::Connection db(env.DatabaseUrl());
   Result<domain::ProvenWallet> moved = domain::ReassignWallet(db, words[0], words[1]);
   if (!moved.ok()) {
     std::cerr << "netgraphctl wallets reassign: " << moved.status().message() << "\n";

@@ -98,4 +98,19 @@ void BoundSocketFile::Remove() const {
   }
 }
 
+Result<ServingSocket> TakeOrOpenListenSocket(const std::string& address, int backlog) {
+  ServingSocket socket;
+  if (std::optional<int> inherited = TakeSystemdSocket()) {
+    socket.fd = *inherited;
+    socket.where = "the socket systemd passed";
+    return socket;
+  }
+  Result<int> opened = OpenListenSocket(address, backlog, 0660);
+  if (!opened.ok()) return opened.status();
+  socket.fd = *opened;
+  socket.where = address;
+  socket.file = BoundSocketFile(address);
+  return socket;
+}
+
 }  // namespace netgraph::daemon

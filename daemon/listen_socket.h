@@ -33,6 +33,17 @@ class BoundSocketFile {
   struct stat bound_ {};
 };
 
+// The socket a daemon serves on.
+struct ServingSocket {
+  int fd = -1;
+  std::string where;                    // for the log: the address, or systemd's socket
+  BoundSocketFile file{std::string()};  // to remove at exit; nothing for systemd's socket
+};
+
+// The socket systemd passed, or else `address` opened with `backlog`. A unix socket gets mode 0660:
+// its group (the web server) may connect, nobody else.
+Result<ServingSocket> TakeOrOpenListenSocket(const std::string& address, int backlog);
+
 }  // namespace netgraph::daemon
 
 #endif  // NETGRAPH_DAEMON_LISTEN_SOCKET_H_

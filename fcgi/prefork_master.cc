@@ -10,10 +10,12 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <utility>
 
 #include "core/log.h"
+#include "daemon/signals.h"
 #include "daemon/systemd_notify.h"
 
 namespace netgraph::fcgi {
@@ -28,15 +30,12 @@ void OnSignal(int signal_number) {
   errno = saved_errno;
 }
 
-constexpr int kHandledSignals[] = {SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGHUP};
+// The master's signals, as one list so a forked child resets exactly these.
+constexpr std::initializer_list<int> kHandledSignals = {SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGHUP};
 
 void InstallHandlers() {
   ::pipe2(g_signal_pipe, O_NONBLOCK | O_CLOEXEC);
-  struct sigaction action {};
-  action.sa_handler = OnSignal;
-  action.sa_flags = SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  for (int s : kHandledSignals) ::sigaction(s, &action, nullptr);
+  daemon::HandleSignals(kHandledSignals, OnSignal, daemon::AfterSignal::kResume);
 }
 
 // What a forked worker starts from: default dispositions, none of the master's plumbing, and an end
@@ -44,10 +43,7 @@ void InstallHandlers() {
 // they would go on serving the inherited socket unsupervised. SIGTERM lets a worker finish the
 // request in hand.
 void ResetInChild(pid_t master) {
-  struct sigaction action {};
-  action.sa_handler = SIG_DFL;
-  sigemptyset(&action.sa_mask);
-  for (int s : kHandledSignals) ::sigaction(s, &action, nullptr);
+  daemon::DefaultSignals(kHandledSignals);
   ::close(g_signal_pipe[0]);
   ::close(g_signal_pipe[1]);
   // After the reset, so the signal never reaches the master's handler copied into this child.

@@ -33,7 +33,7 @@ struct ChildRole {
 };
 
 struct PreforkOptions {
-  std::chrono::seconds shutdown_timeout{30};
+  std::chrono::milliseconds shutdown_timeout{30000};  // NETGRAPH_SHUTDOWN_TIMEOUT_MS
 };
 
 class PreforkMaster {

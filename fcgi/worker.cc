@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/log.h"
+#include "daemon/signals.h"
 #include "fcgi/routes.h"
 
 namespace netgraph::fcgi {
@@ -30,14 +31,9 @@ void OnStop(int) {
 void InstallHandlers(int listen_fd) {
   g_listen_fd = listen_fd;
   g_unlistening_fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  struct sigaction action {};
-  action.sa_handler = OnStop;
-  action.sa_flags = SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  for (int s : {SIGTERM, SIGINT, SIGQUIT}) ::sigaction(s, &action, nullptr);
+  daemon::HandleSignals({SIGTERM, SIGINT, SIGQUIT}, OnStop, daemon::AfterSignal::kResume);
   // Installed before FCGX_Init, which then leaves them alone (it only replaces default handlers).
-  action.sa_handler = SIG_IGN;
-  for (int s : {SIGPIPE, SIGHUP, SIGUSR1}) ::sigaction(s, &action, nullptr);
+  daemon::IgnoreSignals({SIGPIPE, SIGHUP, SIGUSR1});
 }
 
 std::string_view Param(const FCGX_Request& request, const char* name) {

@@ -19,6 +19,9 @@ graphql::ExecutionResult RequestError(std::string_view message) {
 
 constexpr std::size_t kTrimAfterReleasedBytes = 1024 * 1024;
 
+// Whoever can publish on Redis can send refused messages at will: at most two lines per interval.
+constexpr std::chrono::seconds kRefusalLogInterval{10};
+
 }  // namespace
 
 GraphqlBackend::GraphqlBackend(api::Service& service, std::chrono::seconds token_leeway,
@@ -30,6 +33,7 @@ GraphqlBackend::GraphqlBackend(api::Service& service, std::chrono::seconds token
       listen_(std::move(listen)),
       anonymous_(service.NewRequest("")),
       max_update_bytes_(max_update_bytes),
+      refusals_("refused a message from Redis", kRefusalLogInterval, log::Warn),
       hub_(*this, limits) {}
 
 Authentication GraphqlBackend::Authenticate(std::string_view authorization) {
@@ -117,11 +121,7 @@ void GraphqlBackend::OnPublished(std::string_view channel, std::string_view mess
   Result<PublishedUpdate> update = payload.ok() ? ParseUpdate(*payload, max_update_bytes_)
                                                 : Result<PublishedUpdate>(payload.status());
   if (!update.ok()) {
-    if (std::optional<std::string> line = refusals_.Refused(
-            "on channel " + std::string(channel) + ": " + update.status().message(),
-            RefusalLog::Clock::now())) {
-      log::Warn(*line);
-    }
+    refusals_.Record("on channel " + std::string(channel) + ": " + update.status().message());
     return;
   }
   std::optional<UpdateStamp> stamp = sequencer_.Next(update->publisher_sequence);

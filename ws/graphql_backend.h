@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "core/api/service.h"
+#include "core/throttled_log.h"
 #include "ws/hub.h"
 #include "ws/options.h"
 #include "ws/session.h"
@@ -36,7 +37,7 @@ class GraphqlBackend final : public Backend, public EventExecutor {
 
   // A message was published on Redis `channel`: one update for the subscriptions fed by it, once
   // it is authenticated (service.updates()) and parsed; anything else is dropped and logged
-  // (RefusalLog) before its sequence number can count.
+  // (throttled, core/throttled_log.h) before its sequence number can count.
   void OnPublished(std::string_view channel, std::string_view message);
   // The Redis subscription was lost and is back: updates may have been missed.
   void OnResubscribed() { sequencer_.MarkPossibleLoss(); }
@@ -62,7 +63,7 @@ class GraphqlBackend final : public Backend, public EventExecutor {
   std::function<void(const std::string&)> listen_;
   std::unique_ptr<api::RequestScope> anonymous_;  // the context of shared executions
   std::size_t max_update_bytes_;
-  RefusalLog refusals_;
+  log::ThrottledLog refusals_;
   Sequencer sequencer_;
   Hub hub_;
   std::size_t released_since_trim_ = 0;

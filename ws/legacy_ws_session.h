@@ -1,4 +1,4 @@
-// The legacy graphql-ws protocol of subscriptions-transport-ws (conformance notes §3.2):
+// The legacy graphql-ws protocol of subscriptions-transport-ws (ws/README.md, "Protocols"):
 // connection_init -> connection_ack then "ka" keep-alives; start -> data* then complete, stop ->
 // complete; connection_terminate closes. It has no close codes of its own: a bad message gets an
 // error or connection_error message, and the socket stays open. netgraph adds what it needs to

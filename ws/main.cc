@@ -18,9 +18,11 @@
 
 #include "core/api/service.h"
 #include "core/config/environment.h"
+#include "core/domain/graph_change.h"
 #include "core/log.h"
 #include "daemon/command_line.h"
 #include "daemon/listen_socket.h"
+#include "daemon/startup.h"
 #include "daemon/systemd_notify.h"
 #include "ws/backoff.h"
 #include "ws/graphql_backend.h"
@@ -36,8 +38,6 @@ constexpr const char* kUsage =
     "Serves GraphQL subscriptions over WebSocket (graphql-transport-ws and the legacy graphql-ws)\n"
     "and fans out graph updates from Redis. Configured by environment variables; see\n"
     "docs/operations.md. Signals: TERM and INT close every connection with 1001 and exit.\n";
-
-constexpr int kExitConfig = 78;  // EX_CONFIG: systemd does not restart into the same mistake
 
 // libwebsockets sizes its descriptor table from the soft limit, and each subscriber holds one
 // descriptor: take everything the hard limit allows (systemd gives services a soft limit of 1024).
@@ -113,7 +113,8 @@ int Serve(uv_loop_t* loop, netgraph::api::Service& service, std::chrono::seconds
     return 1;
   }
   redis->Start();
-  redis->Listen(ws::kGraphChannel);
+  // At start the graph channel; later any other channel a subscription's source stream names.
+  redis->Listen(std::string(domain::kGraphChannel));
   StopSignals signals(loop, [&] {
     daemon::NotifySystemd("STOPPING=1");
     server.Stop([&] { redis->Stop(); });
@@ -133,56 +134,42 @@ int main(int argc, char** argv) {
 
   config::Environment env;
   ws::Options options = ws::Options::FromEnvironment(env);
-  Result<api::ServiceConfig> service_config = api::ServiceConfig::FromEnvironment(env);
-  if (Status s = env.status(); !s.ok()) {
-    log::Error(s.message());
-    return kExitConfig;
-  }
-  if (!service_config.ok()) {
-    log::Error(service_config.status().message());
-    return kExitConfig;
-  }
-  for (const std::string& proxy : options.trusted_proxies) {
-    if (!ws::IsIpAddress(proxy)) {
-      log::Error("NETGRAPH_WS_TRUSTED_PROXIES: \"" + proxy + "\" is not an IP address");
-      return kExitConfig;
-    }
-  }
-  // No engine document cache here: the documents netgraph-ws keeps are its subscriptions', shared
-  // and bounded by the hub (ws/hub.h), and go when they end. A cache would keep parsed documents
-  // outside those bounds after their subscriptions closed.
-  service_config->engine.document_cache_capacity = 0;
-  Result<std::unique_ptr<api::Service>> service = api::Service::Create(*service_config);
-  if (!service.ok()) {
-    log::Error(service.status().message());
-    return kExitConfig;
+  Result<daemon::LoadedService> loaded =
+      daemon::LoadService(env, [&options](api::ServiceConfig& config) -> Status {
+        for (const std::string& proxy : options.trusted_proxies) {
+          if (!ws::IsIpAddress(proxy)) {
+            return Status::Error("NETGRAPH_WS_TRUSTED_PROXIES: \"" + proxy +
+                                 "\" is not an IP address");
+          }
+        }
+        // No engine document cache here: the documents netgraph-ws keeps are its subscriptions',
+        // shared and bounded by the hub (ws/hub.h), and go when they end. A cache would keep
+        // parsed documents outside those bounds after their subscriptions closed.
+        config.engine.document_cache_capacity = 0;
+        return Status::Ok();
+      });
+  if (!loaded.ok()) {
+    log::Error(loaded.status().message());
+    return daemon::kExitConfig;
   }
   RaiseDescriptorLimit(options.max_connections);
 
-  std::optional<int> inherited = daemon::TakeSystemdSocket();
-  int listen_fd = -1;
-  daemon::BoundSocketFile socket_file("");
-  if (inherited) {
-    listen_fd = *inherited;
-  } else {
-    Result<int> opened = daemon::OpenListenSocket(options.listen, options.listen_backlog, 0660);
-    if (!opened.ok()) {
-      log::Error(opened.status().message());
-      return 1;
-    }
-    listen_fd = *opened;
-    socket_file = daemon::BoundSocketFile(options.listen);
+  Result<daemon::ServingSocket> socket =
+      daemon::TakeOrOpenListenSocket(options.listen, options.listen_backlog);
+  if (!socket.ok()) {
+    log::Error(socket.status().message());
+    return 1;
   }
 
   uv_loop_t loop;
   uv_loop_init(&loop);
-  int status = Serve(&loop, **service, std::chrono::seconds(service_config->auth.leeway_seconds),
-                     service_config->redis, options,
-                     inherited ? "the socket systemd passed" : options.listen, listen_fd);
+  int status =
+      Serve(&loop, *loaded->service, std::chrono::seconds(loaded->config.auth.leeway_seconds),
+            loaded->config.redis, options, socket->where, socket->fd);
   uv_run(&loop, UV_RUN_NOWAIT);  // the last close callbacks
   if (uv_loop_close(&loop) != 0) log::Warn("the event loop still had handles at exit");
-  ::close(listen_fd);
-  socket_file.Remove();
+  ::close(socket->fd);
+  socket->file.Remove();
   if (status == 0) log::Info("stopped");
   return status;
 }

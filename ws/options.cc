@@ -30,10 +30,12 @@ Options Options::FromEnvironment(config::Environment& env) {
       env.Int("NETGRAPH_WS_INIT_TIMEOUT_MS", o.init_timeout.count(), 100, 600000));
   o.legacy_keepalive = std::chrono::milliseconds(
       env.Int("NETGRAPH_WS_LEGACY_KEEPALIVE_MS", o.legacy_keepalive.count(), 1000, 600000));
-  o.ping_interval =
-      std::chrono::seconds(env.Int("NETGRAPH_WS_PING_INTERVAL", o.ping_interval.count(), 1, 3600));
-  o.pong_timeout =
-      std::chrono::seconds(env.Int("NETGRAPH_WS_PONG_TIMEOUT", o.pong_timeout.count(), 1, 3600));
+  o.ping_interval = std::chrono::milliseconds(
+      env.RenamedInt("NETGRAPH_WS_PING_INTERVAL_MS", "NETGRAPH_WS_PING_INTERVAL", 1000,
+                     o.ping_interval.count(), 1000, 3600000));
+  o.pong_timeout = std::chrono::milliseconds(env.RenamedInt("NETGRAPH_WS_PONG_TIMEOUT_MS",
+                                                            "NETGRAPH_WS_PONG_TIMEOUT", 1000,
+                                                            o.pong_timeout.count(), 1000, 3600000));
   o.shutdown_timeout = std::chrono::milliseconds(
       env.Int("NETGRAPH_WS_SHUTDOWN_TIMEOUT_MS", o.shutdown_timeout.count(), 0, 600000));
   o.allowed_origins = env.List("NETGRAPH_WS_ALLOWED_ORIGINS");

@@ -12,10 +12,6 @@
 
 namespace netgraph::ws {
 
-// The Redis channel graph updates are published on (design §4, "Live updates"). The process
-// subscribes to it at start, and to any other channel a subscription's source stream names.
-inline constexpr char kGraphChannel[] = "netgraph:graph";
-
 // How much a connection may have waiting to be written. A client that falls further behind is
 // closed (a slow consumer) rather than allowed to grow the process's memory.
 struct QueueLimits {
@@ -47,11 +43,12 @@ struct Options {
   QueueLimits queue;
   std::chrono::milliseconds init_timeout{3000};       // connection_init must arrive within this
   std::chrono::milliseconds legacy_keepalive{12000};  // "ka" interval of the legacy protocol
-  std::chrono::seconds ping_interval{30};             // WebSocket pings on an idle connection
-  std::chrono::seconds pong_timeout{30};              // hang up when no pong came this long after
-  std::chrono::milliseconds shutdown_timeout{3000};   // time clients get to close on SIGTERM
-  std::vector<std::string> allowed_origins;           // empty: any Origin
-  std::chrono::milliseconds redis_retry_min{100};     // Redis reconnection back-off bounds
+  // libwebsockets counts both in whole seconds: the server rounds them up.
+  std::chrono::milliseconds ping_interval{30000};    // WebSocket pings on an idle connection
+  std::chrono::milliseconds pong_timeout{30000};     // hang up when no pong came this long after
+  std::chrono::milliseconds shutdown_timeout{3000};  // time clients get to close on SIGTERM
+  std::vector<std::string> allowed_origins;          // empty: any Origin
+  std::chrono::milliseconds redis_retry_min{100};    // Redis reconnection back-off bounds
   std::chrono::milliseconds redis_retry_max{5000};
 
   // Bounds on what one client can take (ws-mem): memory, connections per client address, and how

@@ -1,9 +1,9 @@
 // The process's one Redis connection for pub/sub: hiredis's asynchronous API attached to the
-// process's libuv loop (service anchors §6). It subscribes to the channels it is asked to listen
-// to; when the connection fails or is lost it reconnects after a back-off with jitter and
-// subscribes to them all again. Each connection first logs in (AUTH, SELECT) as REDIS_URL says; a
-// refused login is logged and retried like a lost connection. Redis does not replay what was
-// published while it was away, so each re-subscription is reported (see Sequencer).
+// process's libuv loop (one thread for everything, ws/main.cc). It subscribes to the channels it is
+// asked to listen to; when the connection fails or is lost it reconnects after a back-off with
+// jitter and subscribes to them all again. Each connection first logs in (AUTH, SELECT) as
+// REDIS_URL says; a refused login is logged and retried like a lost connection. Redis does not
+// replay what was published while it was away, so each re-subscription is reported (see Sequencer).
 //
 // hiredis 0.14 has no PING on a subscribed connection and no read timeout; TCP keep-alive finds a
 // dead peer, and a restarted Redis closes the socket (EOF), which is noticed at once.

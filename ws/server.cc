@@ -108,9 +108,12 @@ Status Server::Start(int listen_fd) {
   lws_set_log_level(LLL_ERR | LLL_WARN, LogFromLws);
   // lws pings a connection that has not answered a ping for ping_interval, and hangs up when the
   // answer is pong_timeout late. The pings also keep nginx's proxy_read_timeout from firing.
-  idle_policy_.secs_since_valid_ping = static_cast<uint16_t>(options_.ping_interval.count());
-  idle_policy_.secs_since_valid_hangup =
-      static_cast<uint16_t>(options_.ping_interval.count() + options_.pong_timeout.count());
+  // lws counts whole seconds; rounding up never pings or hangs up earlier than configured.
+  const auto ping = std::chrono::ceil<std::chrono::seconds>(options_.ping_interval);
+  const auto hangup =
+      std::chrono::ceil<std::chrono::seconds>(options_.ping_interval + options_.pong_timeout);
+  idle_policy_.secs_since_valid_ping = static_cast<uint16_t>(ping.count());
+  idle_policy_.secs_since_valid_hangup = static_cast<uint16_t>(hangup.count());
 
   void* foreign_loops[] = {loop_};
   lws_context_creation_info info{};

@@ -2,8 +2,8 @@
 // messages, which answers through a Peer (send, close, timer) and runs operations through a
 // Backend. It knows nothing of libwebsockets, so every protocol rule is testable with fakes.
 //
-// Two dialects share this interface (conformance notes §3): graphql-transport-ws (the graphql-ws
-// npm package) and the legacy graphql-ws of subscriptions-transport-ws.
+// Two dialects share this interface (ws/README.md, "Protocols"): graphql-transport-ws (the
+// graphql-ws npm package) and the legacy graphql-ws of subscriptions-transport-ws.
 #ifndef NETGRAPH_WS_SESSION_H_
 #define NETGRAPH_WS_SESSION_H_
 

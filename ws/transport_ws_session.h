@@ -1,4 +1,4 @@
-// The graphql-transport-ws protocol (graphql-ws PROTOCOL.md; conformance notes §3.1):
+// The graphql-transport-ws protocol (graphql-ws PROTOCOL.md; ws/README.md, "Protocols"):
 // connection_init within the timeout -> connection_ack; ping/pong at any time; subscribe -> next*
 // then complete, or error; client complete stops an operation. Every violation closes the socket
 // with the protocol's code. netgraph adds 4403 when the token expires (its exp plus the leeway),

@@ -46,20 +46,6 @@ Result<PublishedUpdate> ParseUpdate(std::string_view payload, std::size_t max_by
   return update;
 }
 
-std::optional<std::string> RefusalLog::Refused(std::string_view reason, Clock::time_point now) {
-  if (window_start_ && now - *window_start_ < kInterval) {
-    ++suppressed_;
-    return std::nullopt;
-  }
-  window_start_ = now;
-  std::string line = "refused a message from Redis: " + std::string(reason);
-  if (suppressed_ > 0) {
-    line += " (and " + std::to_string(suppressed_) + " more refused since the last such line)";
-  }
-  suppressed_ = 0;
-  return line;
-}
-
 std::string StampExtensions(const UpdateStamp& stamp) {
   std::string extensions = R"({"sequence":)" + std::to_string(stamp.sequence);
   if (stamp.publisher_sequence) {

@@ -12,7 +12,6 @@
 #ifndef NETGRAPH_WS_UPDATE_H_
 #define NETGRAPH_WS_UPDATE_H_
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -63,22 +62,6 @@ struct PublishedUpdate {
 // (core/api/client_json.h), so the recursive walks that follow (Value::FromJson, execution) stay
 // within the stack whatever was published.
 Result<PublishedUpdate> ParseUpdate(std::string_view payload, std::size_t max_bytes);
-
-// Logs refused Redis messages without letting a flood of them flood the log: the first refusal in
-// each interval is logged with its reason, the others only counted, and the count is logged with
-// the first refusal of a later interval.
-class RefusalLog {
- public:
-  using Clock = std::chrono::steady_clock;
-  static constexpr std::chrono::seconds kInterval{10};
-
-  // The line to log for a refusal at `now`, or nullopt when it is only counted.
-  std::optional<std::string> Refused(std::string_view reason, Clock::time_point now);
-
- private:
-  std::optional<Clock::time_point> window_start_;
-  std::int64_t suppressed_ = 0;
-};
 
 // The stamp as the "extensions" object of an update's response (ExecutionResult::Body).
 std::string StampExtensions(const UpdateStamp& stamp);

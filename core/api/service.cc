@@ -16,7 +16,7 @@ const std::vector<EmbeddedFile>& EmbeddedSchema();  // generated from schema.gra
 
 namespace {
 
-// A flood of bad tokens writes about two lines a minute per process (core/auth/rejection_log.h).
+// A flood of bad tokens writes about two lines a minute per process (core/throttled_log.h).
 constexpr std::chrono::seconds kRejectionLogInterval{60};
 
 }  // namespace
@@ -25,7 +25,7 @@ std::string_view ServiceSchema() { return EmbeddedSchema().front().content; }
 
 Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   ServiceConfig config;
-  config.database_url = env.String("DATABASE_URL", "postgresql:///netgraph");
+  config.database_url = env.DatabaseUrl();
   config.database = store::ConnectionOptions::FromEnvironment(env);
   Result<store::RedisAddress> redis =
       store::RedisAddress::Parse(env.String("REDIS_URL", "redis://127.0.0.1:6379"));
@@ -71,7 +71,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
                  auth::TokenVerifier verifier, std::unique_ptr<domain::ConfidentialLedger> ledger)
     : engine_(std::move(engine)),
       verifier_(std::move(verifier)),
-      rejections_(kRejectionLogInterval),
+      rejections_("rejected credentials", kRejectionLogInterval, log::Info),
       database_(config.database_url, config.database),
       redis_(config.redis),
       claim_policy_(config.claims),
@@ -129,10 +129,6 @@ domain::Outcome<const domain::User*> RequestScope::CurrentUser() {
   if (user.failure()) return *user.failure();
   user_ = std::move(user.value());
   return &*user_;
-}
-
-int Service::RunOutboxRelay() {
-  return domain::RunOutboxRelayProcess(database_, redis_, updates_, relay_options_);
 }
 
 Health Service::CheckHealth() {

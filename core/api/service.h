@@ -15,7 +15,6 @@
 
 #include "core/auth/auth_config.h"
 #include "core/auth/identity.h"
-#include "core/auth/rejection_log.h"
 #include "core/auth/token_verifier.h"
 #include "core/config/environment.h"
 #include "core/domain/confidential_ledger.h"
@@ -29,6 +28,7 @@
 #include "core/status.h"
 #include "core/store/connection.h"
 #include "core/store/redis.h"
+#include "core/throttled_log.h"
 
 namespace netgraph::api {
 
@@ -99,9 +99,8 @@ class Service {
   // Null when NETGRAPH_TREASURY_KEYPAIR_FILE or NETGRAPH_MINT_ADDRESS is unset: redemptions fail.
   const domain::ConfidentialLedger* ledger() const { return ledger_.get(); }
 
-  // The outbox relay child process of the FastCGI master (core/domain/outbox_relay.h): publishes
-  // committed graph changes on Redis until SIGTERM. Returns the exit status.
-  int RunOutboxRelay();
+  // How the outbox relay (core/domain/outbox_relay.h) publishes: NETGRAPH_RELAY_*.
+  const domain::RelayOptions& relay_options() const { return relay_options_; }
 
   // The context for one request carrying `authorization` (the Authorization header value, e.g.
   // "Bearer eyJ..."; empty when the request has none).
@@ -115,7 +114,7 @@ class Service {
 
   std::unique_ptr<graphql::Engine> engine_;
   auth::TokenVerifier verifier_;
-  auth::RejectionLog rejections_;
+  log::ThrottledLog rejections_;
   store::Connection database_;
   store::RedisClient redis_;
   domain::ClaimPolicy claim_policy_;

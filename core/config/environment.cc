@@ -36,6 +36,27 @@ std::int64_t Environment::Int(const std::string& name, std::int64_t fallback, st
   return parsed;
 }
 
+std::int64_t Environment::RenamedInt(const std::string& name, const std::string& old_name,
+                                     std::int64_t old_scale, std::int64_t fallback,
+                                     std::int64_t min, std::int64_t max) {
+  std::optional<std::string> value = lookup_(name);
+  std::optional<std::string> old_value = lookup_(old_name);
+  if ((value && !value->empty()) || !old_value || old_value->empty()) {
+    if (old_value && !old_value->empty()) {
+      warnings_.push_back(old_name + " is ignored: " + name + " is set (remove " + old_name + ")");
+    }
+    return Int(name, fallback, min, max);
+  }
+  warnings_.push_back(old_name + " is deprecated and goes away in the next release: set " + name +
+                      " instead");
+  // Bounds in the old unit, rounded inwards, so the scaled value stays within [min, max].
+  const std::int64_t old_min = (min + old_scale - 1) / old_scale;
+  const std::int64_t old_max = max / old_scale;
+  const std::size_t problems_before = problems_.size();
+  const std::int64_t old = Int(old_name, 0, old_min, old_max);
+  return problems_.size() == problems_before ? old * old_scale : fallback;
+}
+
 bool Environment::Bool(const std::string& name, bool fallback) {
   std::optional<std::string> value = lookup_(name);
   if (!value || value->empty()) return fallback;

@@ -1,5 +1,5 @@
 // The confidential side of a redemption, behind one small interface so that a chain adapter can
-// replace the service's own ledger later (design §4, "Confidential balances and receipts").
+// replace the service's own ledger later (docs/confidential.md).
 //
 // A redemption asks the ledger to: check the owner's ElGamal public key; name the wallet's token
 // account; encrypt the credited amount under the key, add it to the account's encrypted balance,

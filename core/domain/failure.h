@@ -1,4 +1,4 @@
-// The ways a domain operation can be refused, with the stable texts clients match on (design §4),
+// The ways a domain operation can be refused, with the stable texts clients match on (docs/api.md),
 // and Outcome<T>: what an operation returns: a value, a refusal, or an internal error (the
 // database is down...), which the API reports as a GraphQL error rather than as a refusal.
 #ifndef NETGRAPH_CORE_DOMAIN_FAILURE_H_

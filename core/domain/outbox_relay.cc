@@ -1,8 +1,5 @@
 #include "core/domain/outbox_relay.h"
 
-#include <poll.h>
-
-#include <algorithm>
 #include <string>
 
 #include "core/domain/voucher_admin.h"
@@ -10,18 +7,6 @@
 #include "core/store/outbox.h"
 
 namespace netgraph::domain {
-namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-
-void OnStopSignal(int) { g_stop = 1; }
-
-// Sleeps up to `duration`; a signal ends the sleep early.
-void Pause(std::chrono::milliseconds duration) {
-  ::poll(nullptr, 0, static_cast<int>(duration.count()));
-}
-
-}  // namespace
 
 RelayOptions RelayOptions::FromEnvironment(config::Environment& env) {
   RelayOptions options;
@@ -35,6 +20,8 @@ RelayOptions RelayOptions::FromEnvironment(config::Environment& env) {
 }
 
 Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
+  // Before the pass: an append committed during it then wakes AwaitAppend.
+  if (Status s = db_.Listen(store::kOutboxNotifyChannel); !s.ok()) return s;
   Pass pass;
   Status done = db_.InTransaction(
       store::Isolation::kReadCommitted,
@@ -76,63 +63,8 @@ void OutboxRelay::Housekeeping() {
   if (!pruned.ok()) log::Warn("relay: pruning the outbox failed: " + pruned.status().message());
 }
 
-void OutboxRelay::Run(const volatile std::sig_atomic_t& stop) {
-  using Clock = std::chrono::steady_clock;
-  std::chrono::milliseconds backoff{0};
-  Clock::time_point next_housekeeping = Clock::now();
-  std::string last_problem;  // logged once per change, not once per retry
-  while (stop == 0) {
-    std::string problem;
-    bool more_pending = false;
-    if (Status s = db_.Listen(store::kOutboxNotifyChannel); !s.ok()) {
-      problem = "PostgreSQL: " + s.message();
-    } else if (Result<Pass> pass = PublishPending(); !pass.ok()) {
-      problem = "PostgreSQL: " + pass.status().message();
-    } else if (!pass->redis.ok()) {
-      problem = pass->redis.message();
-    } else {
-      more_pending = pass->more_pending;
-    }
-    if (problem != last_problem) {
-      if (!problem.empty()) log::Warn("relay: " + problem + "; retrying with back-off");
-      if (problem.empty()) log::Info("relay: publishing again");
-      last_problem = problem;
-    }
-    if (!problem.empty()) {
-      backoff = std::clamp(backoff * 2, std::chrono::milliseconds(100), options_.max_backoff);
-      Pause(backoff);
-      continue;
-    }
-    backoff = std::chrono::milliseconds(0);
-    if (more_pending) continue;
-    if (Clock::now() >= next_housekeeping) {
-      Housekeeping();
-      next_housekeeping = Clock::now() + options_.housekeeping_interval;
-    }
-    if (stop != 0) break;
-    if (Result<bool> woken = db_.AwaitNotification(options_.poll_interval); !woken.ok()) {
-      Pause(options_.poll_interval);
-    }
-  }
-}
-
-int RunOutboxRelayProcess(store::Connection& db, store::RedisClient& redis,
-                          const UpdateAuthenticator& updates, const RelayOptions& options) {
-  struct sigaction action {};
-  action.sa_handler = OnStopSignal;
-  sigemptyset(&action.sa_mask);
-  for (int s : {SIGTERM, SIGINT, SIGQUIT}) ::sigaction(s, &action, nullptr);
-  action.sa_handler = SIG_IGN;
-  for (int s : {SIGPIPE, SIGHUP}) ::sigaction(s, &action, nullptr);
-  log::Info("relay: publishing graph changes from the outbox to Redis");
-  if (!updates.signing()) {
-    log::Warn(std::string("relay: ") + kUpdateSigningKeyFileVariable +
-              "=off: updates go out unsigned, and anyone who can publish on Redis can forge them");
-  }
-  OutboxRelay relay(db, redis, updates, options);
-  relay.Run(g_stop);
-  log::Info("relay: stopped");
-  return 0;
+Result<bool> OutboxRelay::AwaitAppend(std::chrono::milliseconds timeout) {
+  return db_.AwaitNotification(timeout);
 }
 
 }  // namespace netgraph::domain

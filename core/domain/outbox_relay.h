@@ -1,18 +1,16 @@
-// The outbox relay: publishes committed outbox rows (graph changes, see graph_change.h) on Redis
-// in id order and marks them published, so a Redis outage delays updates but loses none. Delivery
-// is at least once: a crash between PUBLISH and the commit of the mark re-publishes the batch, and
-// subscribers skip a `sequence` they have seen.
+// The outbox relay: publishes committed outbox rows (graph changes, see graph_change.h; the rows
+// are core/store/outbox.h) on Redis in id order and marks them published, so a Redis outage delays
+// updates but loses none. Delivery is at least once: a crash between PUBLISH and the commit of the
+// mark re-publishes the batch, and subscribers skip a `sequence` they have seen.
 //
 // Relays on several hosts are safe: each batch runs in a transaction holding an advisory lock, so
-// one relay publishes at a time and the order holds. The relay wakes at commit (LISTEN on the
-// channel the appending transaction NOTIFYs) and polls as a fallback; when PostgreSQL or Redis
-// fails it retries with exponential back-off. Now and then it also stores the status of expired
-// vouchers and prunes old published rows.
+// one relay publishes at a time and the order holds. This is one relay's work, pass by pass; the
+// process that runs it (waking at commit, polling as a fallback, back-off when PostgreSQL or Redis
+// fails, housekeeping now and then, stopping on a signal) is fcgi/outbox_relay_process.h.
 #ifndef NETGRAPH_CORE_DOMAIN_OUTBOX_RELAY_H_
 #define NETGRAPH_CORE_DOMAIN_OUTBOX_RELAY_H_
 
 #include <chrono>
-#include <csignal>
 #include <cstdint>
 
 #include "core/config/environment.h"
@@ -45,27 +43,27 @@ class OutboxRelay {
     bool more_pending = false;    // a full batch went out: call again at once
     Status redis = Status::Ok();  // why publishing stopped early, if it did
   };
-  // One batch: publishes pending rows in order until one fails, marks the published ones. An error
-  // is a database failure; a Redis failure is reported in Pass::redis.
+  // One batch: listens for appends (see AwaitAppend), publishes pending rows in order until one
+  // fails, marks the published ones. An error is a database failure; a Redis failure is reported in
+  // Pass::redis.
   Result<Pass> PublishPending();
 
-  // Runs until `stop` becomes non-zero (a signal handler sets it; the signal also cuts waits
-  // short).
-  void Run(const volatile std::sig_atomic_t& stop);
+  // Waits up to `timeout` for an append committed since the last PublishPending, which listened
+  // for them first so none is missed. False on timeout or when the wait was interrupted.
+  Result<bool> AwaitAppend(std::chrono::milliseconds timeout);
 
- private:
+  // Stores the status of vouchers that expired and prunes rows published longer ago than the
+  // retention; failures are logged, the next call tries again.
   void Housekeeping();
 
+  const RelayOptions& options() const { return options_; }
+
+ private:
   store::Connection& db_;
   store::RedisClient& redis_;
   const UpdateAuthenticator& updates_;
   RelayOptions options_;
 };
-
-// The relay process's main: stops on SIGTERM, SIGINT or SIGQUIT, ignores SIGHUP and SIGPIPE.
-// Returns the exit status.
-int RunOutboxRelayProcess(store::Connection& db, store::RedisClient& redis,
-                          const UpdateAuthenticator& updates, const RelayOptions& options);
 
 }  // namespace netgraph::domain
 

@@ -4,8 +4,6 @@ namespace netgraph::store {
 namespace {
 
 constexpr Statement kReadToken{"token_read", "SELECT name, symbol, decimals FROM token"};
-constexpr Statement kUpdateToken{"token_update",
-                                 "UPDATE token SET name = $1, symbol = $2, decimals = $3"};
 constexpr Statement kCurrentRound{
     "rounds_current",
     "SELECT id, name, price::float8, target::float8 FROM rounds "
@@ -67,10 +65,6 @@ Result<TokenRow> ReadToken(Connection& db) {
   if (rows.empty()) return Status::Error("token: the token row is missing");
   return TokenRow{std::string(rows.Text(0, 0)), std::string(rows.Text(0, 1)),
                   static_cast<int>(rows.Int(0, 2))};
-}
-
-Status UpdateToken(Connection& db, const TokenRow& token) {
-  return db.Execute(kUpdateToken, {token.name, token.symbol, std::to_string(token.decimals)});
 }
 
 Result<std::optional<RoundRow>> CurrentRound(Connection& db) {

@@ -19,7 +19,6 @@ struct TokenRow {
 };
 
 Result<TokenRow> ReadToken(Connection& db);
-Status UpdateToken(Connection& db, const TokenRow& token);
 
 struct RoundRow {
   std::int64_t id = 0;

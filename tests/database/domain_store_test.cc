@@ -586,23 +586,25 @@ TEST_F(DomainStoreTest, TheRelayPublishesCommittedChangesInOrderAndKeepsThemWhil
     EXPECT_EQ(nlohmann::json::parse(*payload)["sequence"], sequence);
   }
 
-  // The relay loop wakes at commit (LISTEN/NOTIFY) and stops when asked.
-  volatile std::sig_atomic_t stop = 0;
+  // A pass listens for appends, so a commit after it wakes the relay's wait (LISTEN/NOTIFY).
   RelayOptions slow;
   slow.poll_interval = std::chrono::milliseconds(60000);  // only a NOTIFY can wake it in time
   store::Connection relay_db(url_);
   store::RedisClient relay_redis(redis.address());
-  OutboxRelay looping(relay_db, relay_redis, *updates, slow);
-  std::thread loop([&] { looping.Run(stop); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  ASSERT_TRUE(ImportGraph(*db_, R"({"nodes": [{"id": "late", "type": "T"}]})").ok());
+  OutboxRelay waiting(relay_db, relay_redis, *updates, slow);
+  ASSERT_EQ(waiting.PublishPending()->published, 0);
+  std::thread commit([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_TRUE(ImportGraph(*db_, R"({"nodes": [{"id": "late", "type": "T"}]})").ok());
+  });
+  Result<bool> woken = waiting.AwaitAppend(slow.poll_interval);
+  commit.join();
+  ASSERT_TRUE(woken.ok());
+  EXPECT_TRUE(*woken) << "woken by the commit, not by the 60 s timeout";
+  EXPECT_EQ(waiting.PublishPending()->published, 1);
   const std::string late = redis.NextMessage();
-  ASSERT_FALSE(late.empty()) << "published within 5 s of the commit";
+  ASSERT_FALSE(late.empty());
   EXPECT_EQ(nlohmann::json::parse(*updates->Open("netgraph:graph", late))["sequence"], 4);
-  stop = 1;
-  // The loop waits on the database socket; a NOTIFY ends the wait, as a signal would.
-  ASSERT_TRUE(ImportGraph(*db_, R"({"nodes": [{"id": "last", "type": "T"}]})").ok());
-  loop.join();
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// graphql-transport-ws protocol violations through nginx: each gets its close code (conformance
-// notes §3.1), and the process keeps serving everyone else.
+// graphql-transport-ws protocol violations through nginx: each gets its close code (ws/README.md,
+// "Close codes"), and the process keeps serving everyone else.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';

@@ -33,7 +33,7 @@ async function warmSubscriber() {
 }
 
 // Publishes forged updates until ws logs a refusal after `offset`: refusals are logged at most once
-// per interval (ws/update.h, RefusalLog), so an earlier test's refusal may hold the line back.
+// per interval (core/throttled_log.h), so an earlier test's refusal may hold the line back.
 async function refusalLogged(offset) {
   return waitFor(async () => {
     await publish(networkUpdate(uniqueMarker('forged-probe')), undefined, { key: null });

@@ -3,7 +3,7 @@
 // and queries are answered on the same socket.
 //
 // The trigger is a PUBLISH on netgraph:graph, the message the FastCGI workers send after a graph
-// change commits (design §4).
+// change commits (docs/api.md, "networkUpdated").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {

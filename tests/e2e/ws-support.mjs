@@ -26,7 +26,7 @@ export function uniqueMarker(prefix = 'e2e') {
   return `${prefix}-${process.pid}-${Date.now().toString(36)}-${markers}`;
 }
 
-// A NetworkUpdate (design §4) whose one node has id `marker`.
+// A NetworkUpdate (docs/api.md, "networkUpdated") whose one node has id `marker`.
 export function networkUpdate(marker, extra = {}) {
   return {
     nodes: [{ id: marker, type: 'Wallet', labels: ['e2e'] }],

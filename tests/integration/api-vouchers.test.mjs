@@ -1,5 +1,5 @@
-// Claiming, redeeming, the portfolio and allVouchers through nginx, with every refusal of design
-// §4 and §5.
+// Claiming, redeeming, the portfolio and allVouchers through nginx, with every refusal docs/api.md
+// lists.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';

@@ -4,40 +4,12 @@
 // PostgreSQL version shown to anonymous callers is major.minor only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, graphql, repo, runDir, waitFor } from '../support/stack.mjs';
+import { baseUrl, graphql, runDir } from '../support/stack.mjs';
+import { EX_CONFIG, runDaemon } from '../support/daemon.mjs';
 import { tokenFor } from '../support/jwt.mjs';
 import { PORTFOLIO } from '../support/api.mjs';
-
-const binDir = path.join(process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build'), 'bin');
-const EX_CONFIG = 78;
-
-// Runs `binary` with the stack's environment plus `env` on a spare socket. Resolves with
-// {code, stderr} when it exits, or with {started: true} once its socket appears (then it is
-// stopped with SIGTERM first).
-async function runDaemon(binary, env) {
-  const socket = path.join(runDir, `security-config-${binary}-${process.pid}.sock`);
-  rmSync(socket, { force: true });
-  const child = spawn(path.join(binDir, binary), [], {
-    env: {
-      ...process.env, NETGRAPH_FCGI_LISTEN: socket, NETGRAPH_WS_LISTEN: socket, NETGRAPH_WORKERS: '1', ...env,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  let code = null;
-  exited.then((c) => { code = c; });
-  await waitFor(() => code !== null || existsSync(socket), { timeoutMs: 30000, what: `${binary} to exit or listen` });
-  if (code !== null) return { code, stderr };
-  child.kill('SIGTERM');
-  await exited;
-  rmSync(socket, { force: true });
-  return { started: true, stderr };
-}
 
 for (const binary of ['netgraph-fcgi', 'netgraph-ws']) {
   test(`${binary} refuses to start (78) without NETGRAPH_JWT_ISSUER and NETGRAPH_JWT_AUDIENCE`, async () => {
@@ -115,7 +87,7 @@ test('200 requests with bad tokens write a bounded number of log lines', async (
   }
   const written = rejections() - before;
   assert.ok(rejections() >= 1, 'rejections are logged');
-  // At most two lines per worker and minute (core/auth/rejection_log.h); this run takes well under
+  // At most two lines per worker and minute (core/throttled_log.h); this run takes well under
   // a few minutes even on a loaded machine.
   const workers = Number(process.env.NETGRAPH_WORKERS ?? 2);
   assert.ok(written <= workers * 2 * 3, `${written} log lines for 200 bad tokens`);

@@ -1,4 +1,4 @@
-// Input validation and the stable texts of design §4.
+// Input validation and the stable refusal texts (docs/api.md, "Conventions").
 #include <gtest/gtest.h>
 
 #include "core/domain/failure.h"

@@ -24,9 +24,11 @@ TEST(OptionsTest, DefaultsWhenNothingIsSet) {
   config::Environment env = EnvironmentOf({});
   Options options = Options::FromEnvironment(env);
   EXPECT_TRUE(env.status().ok());
+  EXPECT_TRUE(env.warnings().empty());
   EXPECT_EQ(options.listen, "/run/netgraph/ws.sock");
   EXPECT_EQ(options.init_timeout.count(), 3000);
-  EXPECT_EQ(options.ping_interval.count(), 30);
+  EXPECT_EQ(options.ping_interval, std::chrono::seconds(30));
+  EXPECT_EQ(options.pong_timeout, std::chrono::seconds(30));
   EXPECT_EQ(options.max_connections, 10000u);
   EXPECT_EQ(options.max_operations, 100u);
   EXPECT_EQ(options.operations_per_second, 20u);
@@ -46,8 +48,8 @@ TEST(OptionsTest, ReadsEveryVariable) {
       {"NETGRAPH_WS_QUEUE_BYTES", "4096"},
       {"NETGRAPH_WS_INIT_TIMEOUT_MS", "500"},
       {"NETGRAPH_WS_LEGACY_KEEPALIVE_MS", "2000"},
-      {"NETGRAPH_WS_PING_INTERVAL", "10"},
-      {"NETGRAPH_WS_PONG_TIMEOUT", "4"},
+      {"NETGRAPH_WS_PING_INTERVAL_MS", "10000"},
+      {"NETGRAPH_WS_PONG_TIMEOUT_MS", "4500"},
       {"NETGRAPH_WS_SHUTDOWN_TIMEOUT_MS", "100"},
       {"NETGRAPH_WS_ALLOWED_ORIGINS", " https://a.example , https://b.example/ ,,"},
       {"NETGRAPH_WS_REDIS_RETRY_MIN_MS", "20"},
@@ -65,13 +67,46 @@ TEST(OptionsTest, ReadsEveryVariable) {
   EXPECT_EQ(o.queue.max_bytes, 4096u);
   EXPECT_EQ(o.init_timeout.count(), 500);
   EXPECT_EQ(o.legacy_keepalive.count(), 2000);
-  EXPECT_EQ(o.ping_interval.count(), 10);
-  EXPECT_EQ(o.pong_timeout.count(), 4);
+  EXPECT_EQ(o.ping_interval.count(), 10000);
+  EXPECT_EQ(o.pong_timeout.count(), 4500);
   EXPECT_EQ(o.shutdown_timeout.count(), 100);
   EXPECT_EQ(o.allowed_origins,
             (std::vector<std::string>{"https://a.example", "https://b.example"}));
   EXPECT_EQ(o.redis_retry_min.count(), 20);
   EXPECT_EQ(o.redis_retry_max.count(), 200);
+}
+
+// The names without a unit, in seconds, work for one more release, each with a warning to log.
+TEST(OptionsTest, TheOldSecondsNamesStillWorkWithAWarning) {
+  config::Environment env =
+      EnvironmentOf({{"NETGRAPH_WS_PING_INTERVAL", "10"}, {"NETGRAPH_WS_PONG_TIMEOUT", "4"}});
+  Options o = Options::FromEnvironment(env);
+  ASSERT_TRUE(env.status().ok()) << env.status().message();
+  EXPECT_EQ(o.ping_interval.count(), 10000);
+  EXPECT_EQ(o.pong_timeout.count(), 4000);
+  ASSERT_EQ(env.warnings().size(), 2u);
+  EXPECT_NE(env.warnings()[0].find("NETGRAPH_WS_PING_INTERVAL is deprecated"), std::string::npos);
+  EXPECT_NE(env.warnings()[0].find("NETGRAPH_WS_PING_INTERVAL_MS"), std::string::npos);
+}
+
+TEST(OptionsTest, TheNewNameWinsOverTheOldOneWithAWarning) {
+  config::Environment env =
+      EnvironmentOf({{"NETGRAPH_WS_PONG_TIMEOUT_MS", "2500"}, {"NETGRAPH_WS_PONG_TIMEOUT", "4"}});
+  Options o = Options::FromEnvironment(env);
+  EXPECT_EQ(o.pong_timeout.count(), 2500);
+  ASSERT_EQ(env.warnings().size(), 1u);
+  EXPECT_NE(env.warnings()[0].find("NETGRAPH_WS_PONG_TIMEOUT is ignored"), std::string::npos);
+}
+
+TEST(OptionsTest, AnOldNameIsCheckedInItsOwnUnit) {
+  config::Environment env = EnvironmentOf({{"NETGRAPH_WS_PING_INTERVAL", "3601"}});
+  Options o = Options::FromEnvironment(env);
+  ASSERT_FALSE(env.status().ok());
+  EXPECT_NE(env.status().message().find("NETGRAPH_WS_PING_INTERVAL must be an integer from 1 to "
+                                        "3600"),
+            std::string::npos)
+      << env.status().message();
+  EXPECT_EQ(o.ping_interval.count(), 30000) << "the default, not 1000 times a bad value";
 }
 
 TEST(OptionsTest, BadValuesAreReported) {

@@ -50,21 +50,6 @@ TEST(ParseUpdateTest, RefusesWhatNestsTooDeepOrIsTooLarge) {
   EXPECT_NE(too_large.status().message().find("exceeds"), std::string::npos);
 }
 
-TEST(RefusalLogTest, LogsTheFirstRefusalOfAnIntervalAndCountsTheRest) {
-  RefusalLog log;
-  const RefusalLog::Clock::time_point start{};
-  std::optional<std::string> first = log.Refused("forged", start);
-  ASSERT_TRUE(first.has_value());
-  EXPECT_NE(first->find("forged"), std::string::npos);
-  for (int i = 0; i < 1000; ++i) {
-    EXPECT_FALSE(log.Refused("forged", start + std::chrono::seconds(1)).has_value());
-  }
-  std::optional<std::string> later = log.Refused("unsigned", start + RefusalLog::kInterval);
-  ASSERT_TRUE(later.has_value());
-  EXPECT_NE(later->find("unsigned"), std::string::npos);
-  EXPECT_NE(later->find("1000 more"), std::string::npos);
-}
-
 TEST(StampExtensionsTest, AddsExtensionsToAResult) {
   graphql::ExecutionResult result{true, R"({"a":1})", {}};
   nlohmann::json stamped =

@@ -1,10 +1,8 @@
-#include "core/auth/rejection_log.h"
+#include "core/throttled_log.h"
 
 #include <utility>
 
-#include "core/log.h"
-
-namespace netgraph::auth {
+namespace netgraph::log {
 
 namespace {
 
@@ -12,12 +10,14 @@ constexpr std::string_view kOtherReasons = "other";
 
 }  // namespace
 
-RejectionLog::RejectionLog(std::chrono::seconds interval, Clock clock, Writer write)
-    : interval_(interval),
-      clock_(clock ? std::move(clock) : Clock([] { return std::chrono::steady_clock::now(); })),
-      write_(write ? std::move(write) : Writer([](std::string_view line) { log::Info(line); })) {}
+ThrottledLog::ThrottledLog(std::string subject, std::chrono::seconds interval, Writer write,
+                           Clock clock)
+    : subject_(std::move(subject)),
+      interval_(interval),
+      write_(std::move(write)),
+      clock_(clock ? std::move(clock) : Clock([] { return std::chrono::steady_clock::now(); })) {}
 
-void RejectionLog::Record(std::string_view reason) {
+void ThrottledLog::Record(std::string_view reason) {
   std::lock_guard lock(mutex_);
   const std::chrono::steady_clock::time_point now = clock_();
   if (interval_start_ && now - *interval_start_ < interval_) {
@@ -32,10 +32,10 @@ void RejectionLog::Record(std::string_view reason) {
   }
   WriteSummaryLocked();
   interval_start_ = now;
-  write_("rejected credentials: " + std::string(reason));
+  write_(subject_ + ": " + std::string(reason));
 }
 
-void RejectionLog::WriteSummaryLocked() {
+void ThrottledLog::WriteSummaryLocked() {
   if (suppressed_.empty()) return;
   std::int64_t total = 0;
   std::string counts;
@@ -43,10 +43,9 @@ void RejectionLog::WriteSummaryLocked() {
     total += count;
     counts += (counts.empty() ? "" : ", ") + reason + " x" + std::to_string(count);
   }
-  write_("rejected credentials: " + std::to_string(total) +
-         " more, not logged one by one (one per " + std::to_string(interval_.count()) +
-         " s): " + counts);
+  write_(subject_ + ": " + std::to_string(total) + " more, not logged one by one (one per " +
+         std::to_string(interval_.count()) + " s): " + counts);
   suppressed_.clear();
 }
 
-}  // namespace netgraph::auth
+}  // namespace netgraph::log

@@ -1,4 +1,4 @@
-#include "core/auth/rejection_log.h"
+#include "core/throttled_log.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -6,27 +6,28 @@
 #include <string>
 #include <vector>
 
-namespace netgraph::auth {
+namespace netgraph::log {
 namespace {
 
 using std::chrono::seconds;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-class RejectionLogTest : public ::testing::Test {
+class ThrottledLogTest : public ::testing::Test {
  protected:
-  RejectionLog log_{seconds(60), [this] { return now_; },
-                    [this](std::string_view line) { lines_.emplace_back(line); }};
+  ThrottledLog log_{"rejected credentials", seconds(60),
+                    [this](std::string_view line) { lines_.emplace_back(line); },
+                    [this] { return now_; }};
   std::chrono::steady_clock::time_point now_{};
   std::vector<std::string> lines_;
 };
 
-TEST_F(RejectionLogTest, LogsTheFirstRejectionInFull) {
+TEST_F(ThrottledLogTest, LogsTheFirstEventInFullAfterItsSubject) {
   log_.Record("token expired");
   EXPECT_THAT(lines_, ElementsAre("rejected credentials: token expired"));
 }
 
-TEST_F(RejectionLogTest, AFloodWritesOneLinePerIntervalAndASummaryWithCountsPerReason) {
+TEST_F(ThrottledLogTest, AFloodWritesOneLinePerIntervalAndASummaryWithCountsPerReason) {
   for (int i = 0; i < 1000; ++i) {
     log_.Record(i % 4 == 0 ? "token expired" : "token is unsigned");
     now_ += std::chrono::milliseconds(10);  // 10 s in all: one interval
@@ -47,7 +48,7 @@ TEST_F(RejectionLogTest, AFloodWritesOneLinePerIntervalAndASummaryWithCountsPerR
   EXPECT_EQ(lines_.size(), 4u);
 }
 
-TEST_F(RejectionLogTest, TheIntervalIsMeasuredFromItsFirstLine) {
+TEST_F(ThrottledLogTest, TheIntervalIsMeasuredFromItsFirstLine) {
   log_.Record("a");
   now_ += seconds(59);
   log_.Record("b");
@@ -60,18 +61,18 @@ TEST_F(RejectionLogTest, TheIntervalIsMeasuredFromItsFirstLine) {
                                   "rejected credentials: c"));
 }
 
-TEST_F(RejectionLogTest, CountsAtMostAFewDistinctReasonsThenOther) {
+TEST_F(ThrottledLogTest, CountsAtMostAFewDistinctReasonsThenOther) {
   log_.Record("first");
-  for (std::size_t i = 0; i < RejectionLog::kMaxReasons + 50; ++i) {
+  for (std::size_t i = 0; i < ThrottledLog::kMaxReasons + 50; ++i) {
     log_.Record("unknown kid '" + std::to_string(i) + "'");
   }
   now_ += seconds(60);
   log_.Record("last");
   ASSERT_EQ(lines_.size(), 3u);
-  EXPECT_THAT(lines_[1], HasSubstr(std::to_string(RejectionLog::kMaxReasons + 50) + " more"));
+  EXPECT_THAT(lines_[1], HasSubstr(std::to_string(ThrottledLog::kMaxReasons + 50) + " more"));
   EXPECT_THAT(lines_[1], HasSubstr(": other x50, "));
   EXPECT_THAT(lines_[1], HasSubstr("unknown kid '0' x1"));
 }
 
 }  // namespace
-}  // namespace netgraph::auth
+}  // namespace netgraph::log

@@ -1,0 +1,83 @@
+#include "fcgi/outbox_relay_process.h"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <string>
+
+#include "core/domain/outbox_relay.h"
+#include "core/log.h"
+#include "daemon/signals.h"
+
+namespace netgraph::fcgi {
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+
+void OnStopSignal(int) { g_stop = 1; }
+
+// Sleeps up to `duration`; a signal ends the sleep early.
+void Pause(std::chrono::milliseconds duration) {
+  ::poll(nullptr, 0, static_cast<int>(duration.count()));
+}
+
+void Run(domain::OutboxRelay& relay) {
+  using Clock = std::chrono::steady_clock;
+  const domain::RelayOptions& options = relay.options();
+  std::chrono::milliseconds backoff{0};
+  Clock::time_point next_housekeeping = Clock::now();
+  std::string last_problem;  // logged once per change, not once per retry
+  while (g_stop == 0) {
+    std::string problem;
+    bool more_pending = false;
+    if (Result<domain::OutboxRelay::Pass> pass = relay.PublishPending(); !pass.ok()) {
+      problem = "PostgreSQL: " + pass.status().message();
+    } else if (!pass->redis.ok()) {
+      problem = pass->redis.message();
+    } else {
+      more_pending = pass->more_pending;
+    }
+    if (problem != last_problem) {
+      if (!problem.empty()) log::Warn("relay: " + problem + "; retrying with back-off");
+      if (problem.empty()) log::Info("relay: publishing again");
+      last_problem = problem;
+    }
+    if (!problem.empty()) {
+      backoff = std::clamp(backoff * 2, std::chrono::milliseconds(100), options.max_backoff);
+      Pause(backoff);
+      continue;
+    }
+    backoff = std::chrono::milliseconds(0);
+    if (more_pending) continue;
+    if (Clock::now() >= next_housekeeping) {
+      relay.Housekeeping();
+      next_housekeeping = Clock::now() + options.housekeeping_interval;
+    }
+    if (g_stop != 0) break;
+    if (Result<bool> woken = relay.AwaitAppend(options.poll_interval); !woken.ok()) {
+      Pause(options.poll_interval);
+    }
+  }
+}
+
+}  // namespace
+
+int RunOutboxRelayProcess(api::Service& service) {
+  // Without SA_RESTART: the signal ends the wait for a commit, so the relay stops at once.
+  daemon::HandleSignals({SIGTERM, SIGINT, SIGQUIT}, OnStopSignal, daemon::AfterSignal::kInterrupt);
+  daemon::IgnoreSignals({SIGPIPE, SIGHUP});
+  log::Info("relay: publishing graph changes from the outbox to Redis");
+  if (!service.updates().signing()) {
+    log::Warn(std::string("relay: ") + domain::kUpdateSigningKeyFileVariable +
+              "=off: updates go out unsigned, and anyone who can publish on Redis can forge them");
+  }
+  domain::OutboxRelay relay(service.database(), service.redis(), service.updates(),
+                            service.relay_options());
+  Run(relay);
+  log::Info("relay: stopped");
+  return 0;
+}
+
+}  // namespace netgraph::fcgi

@@ -1,0 +1,23 @@
+// The outbox relay process (core/domain/outbox_relay.h does the publishing): one more child of the
+// pool's master (fcgi/prefork_master.h), which restarts it when it dies. It lives here, not in
+// daemon/, because only netgraph-fcgi runs it; netgraph-ws only receives what it publishes.
+//
+// The process wakes at commit (LISTEN on the channel the appending transaction NOTIFYs) and polls
+// every NETGRAPH_RELAY_POLL_MS as a fallback; when PostgreSQL or Redis fails it retries with
+// exponential back-off up to NETGRAPH_RELAY_MAX_BACKOFF_MS, logging once per change of problem, not
+// once per retry. Now and then it runs the relay's housekeeping. SIGTERM, SIGINT and SIGQUIT stop
+// it after the pass in hand (they also cut a wait short); SIGHUP and SIGPIPE are ignored.
+#ifndef NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
+#define NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
+
+#include "core/api/service.h"
+
+namespace netgraph::fcgi {
+
+// The relay process's main, publishing through `service`'s database, Redis client and update
+// authenticator. Returns the exit status.
+int RunOutboxRelayProcess(api::Service& service);
+
+}  // namespace netgraph::fcgi
+
+#endif  // NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
