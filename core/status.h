@@ -186,12 +186,16 @@ const Status& StatusOf(const Result<T>& result) {
 #define NETGRAPH_STATUS_CONCAT_INNER_(a, b) a##b
 #define NETGRAPH_STATUS_CONCAT_(a, b) NETGRAPH_STATUS_CONCAT_INNER_(a, b)
 
-#define NETGRAPH_RETURN_IF_ERROR(expr)                                                      \
-  do {                                                                                      \
-    if (const auto& netgraph_returned_ = (expr);                                            \
-        !::netgraph::status_internal::StatusOf(netgraph_returned_).ok()) {                  \
-      return ::netgraph::Status(::netgraph::status_internal::StatusOf(netgraph_returned_)); \
-    }                                                                                       \
+// The local's name is unique per use, so a NETGRAPH_RETURN_IF_ERROR inside a lambda passed to
+// another (a transaction body) does not shadow the outer one.
+#define NETGRAPH_RETURN_IF_ERROR(expr) \
+  NETGRAPH_RETURN_IF_ERROR_IMPL_(NETGRAPH_STATUS_CONCAT_(netgraph_returned_, __COUNTER__), expr)
+
+#define NETGRAPH_RETURN_IF_ERROR_IMPL_(returned, expr)                                          \
+  do {                                                                                          \
+    if (const auto& returned = (expr); !::netgraph::status_internal::StatusOf(returned).ok()) { \
+      return ::netgraph::Status(::netgraph::status_internal::StatusOf(returned));               \
+    }                                                                                           \
   } while (false)
 
 #define NETGRAPH_ASSIGN_OR_RETURN(lhs, expr) \

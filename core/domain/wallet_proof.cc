@@ -99,7 +99,7 @@ Outcome<ProvenWallet> AttemptProof(store::Connection& db, const User& user,
   if (current.proven) return Failure::kWalletProvenByAnotherUser;
   NETGRAPH_ASSIGN_OR_RETURN(ProvenWallet taken,
                             TakeOver(db, current, user.id, user.public_id, /*proven=*/true));
-  return std::move(taken);
+  return taken;
 }
 
 }  // namespace

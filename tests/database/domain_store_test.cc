@@ -38,6 +38,13 @@ namespace {
 
 using testing::TestDatabase;
 
+store::RedisAddress UnixSocketAddress(const std::string& path) {
+  store::RedisAddress address;
+  address.port = 0;
+  address.socket_path = path;
+  return address;
+}
+
 // Test-only reads of rows no production code reads back.
 constexpr store::Statement kOutboxRows{"test_outbox_rows",
                                        "SELECT id, payload, published_at IS NOT NULL FROM outbox "
@@ -516,7 +523,7 @@ class TestRedis {
     std::system(("kill $(cat " + pidfile_ + ") 2>/dev/null").c_str());
   }
   bool started() const { return started_ && ::access(socket_.c_str(), F_OK) == 0; }
-  store::RedisAddress address() const { return store::RedisAddress{"", 0, socket_}; }
+  store::RedisAddress address() const { return UnixSocketAddress(socket_); }
 
   void Subscribe(const char* channel) {
     subscriber_ = redisConnectUnix(socket_.c_str());
@@ -552,8 +559,7 @@ TEST_F(DomainStoreTest, TheRelayPublishesCommittedChangesInOrderAndKeepsThemWhil
             .ok());
   }
   // Redis unreachable: nothing is marked published.
-  store::RedisClient nowhere(store::RedisAddress{"", 0, server_->directory() + "/no-such.sock"},
-                             200);
+  store::RedisClient nowhere(UnixSocketAddress(server_->directory() + "/no-such.sock"), 200);
   // The key both daemons share; the relay signs what it publishes (update_message.h).
   Result<UpdateAuthenticator> updates = UpdateAuthenticator::FromHexKey(std::string(64, '7'));
   ASSERT_TRUE(updates.ok());
