@@ -9,7 +9,7 @@
 // Exits 1 when a target is missed. Compare runs on one machine; the absolute figures depend on it
 // (and on what else runs: CPU time is the steadier measure on a busy machine).
 //
-//   node bench/engine-vs-graphql-js.mjs [--seconds 1]
+//   node bench/engine-vs-graphql-js.mjs [--seconds 1] [--runs 3]
 //
 // Environment: NETGRAPH_BUILD_DIR, a build with NETGRAPH_BENCH=ON (default: <repo>/build, the
 // release preset).
@@ -19,23 +19,45 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '1' } } });
+const { values: args } = parseArgs({
+  options: { seconds: { type: 'string', default: '1' }, runs: { type: 'string', default: '3' } },
+});
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
 const buildDir = process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build');
 
-const engineRun = JSON.parse(execFileSync(path.join(buildDir, 'bin', 'graphql_bench'), [
-  '--benchmark_format=json', `--benchmark_min_time=${args.seconds}`,
-], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
-const jsRun = JSON.parse(execFileSync(process.execPath, [
-  path.join(here, 'graphql-js.mjs'), '--json', '--seconds', args.seconds,
-], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
-
+// Each side runs in `--runs` separate processes and each figure is the best of them. On this
+// project's 2-vCPU virtual machines one engine process runs the cached networkGraph execution at
+// ~16 us and the next, the same binary, at ~29 us, for its whole life (with or without address
+// randomisation or CPU pinning): the machine, not the code. The best of a few processes measures
+// the code; graphql-js gets the same treatment.
+const runs = Number(args.runs);
+const best = (a, b) => (a === undefined ? b : {
+  wall_ns: Math.min(a.wall_ns, b.wall_ns), cpu_ns: Math.min(a.cpu_ns, b.cpu_ns), allocs: b.allocs,
+});
 const toNs = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
 const engine = {};
-for (const b of engineRun.benchmarks) {
-  const scale = toNs[b.time_unit];
-  engine[b.name] = { wall_ns: b.real_time * scale, cpu_ns: b.cpu_time * scale, allocs: b.allocs_per_iter };
+let jsRun;
+for (let run = 0; run < runs; run++) {
+  const engineRun = JSON.parse(execFileSync(path.join(buildDir, 'bin', 'graphql_bench'), [
+    '--benchmark_format=json', `--benchmark_min_time=${args.seconds}`,
+  ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  for (const b of engineRun.benchmarks) {
+    const scale = toNs[b.time_unit];
+    engine[b.name] = best(engine[b.name], { wall_ns: b.real_time * scale, cpu_ns: b.cpu_time * scale, allocs: b.allocs_per_iter });
+  }
+  const js = JSON.parse(execFileSync(process.execPath, [
+    path.join(here, 'graphql-js.mjs'), '--json', '--seconds', args.seconds,
+  ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  if (jsRun === undefined) {
+    jsRun = js;
+  } else {
+    for (const [document, phases] of Object.entries(js.results)) {
+      for (const [phase, figure] of Object.entries(phases)) {
+        jsRun.results[document][phase] = best(jsRun.results[document][phase], figure);
+      }
+    }
+  }
 }
 
 const phases = [
@@ -52,7 +74,7 @@ const phases = [
 const fmt = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(1)} us` : `${ns.toFixed(0)} ns`);
 const cpuModel = os.cpus()[0]?.model ?? 'unknown CPU';
 console.log(`${cpuModel}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-console.log(`graphql-js on node ${jsRun.node}; engine from ${buildDir}\n`);
+console.log(`graphql-js on node ${jsRun.node}; engine from ${buildDir}; best of ${runs} processes each\n`);
 
 const ratios = {};
 for (const document of Object.keys(jsRun.results)) {
