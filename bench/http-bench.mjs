@@ -20,7 +20,7 @@
 //      graph of that many nodes. --check exits 1 when a target is missed; --check-gross only when a
 //      figure is below half of its target (the short pass scripts/test could run).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
