@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/status.h"
+
 namespace netgraph::fcgi {
 namespace {
 
@@ -70,25 +72,10 @@ struct MediaType {
   }
 };
 
-std::string ErrorsBody(std::string_view message) {
-  nlohmann::json body = {{"errors", nlohmann::json::array({{{"message", message}}})}};
-  return body.dump();
-}
-
 std::string ContentType(ResponseMediaType type) {
   return std::string(type == ResponseMediaType::kGraphQLResponseJson ? kGraphQLResponseJson
                                                                      : kJson) +
          "; charset=utf-8";
-}
-
-// A request that is not well-formed: 400 (or the given status) with a JSON error body.
-HttpResponse Refuse(int status, std::string_view message) {
-  HttpResponse response;
-  response.status = status;
-  response.SetHeader("Content-Type", ContentType(ResponseMediaType::kJson));
-  response.SetHeader("Cache-Control", "no-store");
-  response.body = ErrorsBody(message);
-  return response;
 }
 
 // The GraphQL request parameters, checked for type. JSON null counts as absent.
@@ -98,53 +85,63 @@ struct GraphQLParams {
   nlohmann::json variables;  // null or an object
 };
 
-// Validates the request's parameters; on failure returns the message for a 400.
-std::optional<std::string> ReadParams(const nlohmann::json& body, GraphQLParams* params) {
-  if (!body.is_object()) return "JSON body must be an object";
+// Checks the request's parameters into `params`; an error's message is the 400's.
+Status ReadParams(const nlohmann::json& body, GraphQLParams* params) {
+  if (!body.is_object()) return Status::InvalidArgument("JSON body must be an object");
   auto query = body.find("query");
-  if (query == body.end() || query->is_null()) return "Missing query";
-  if (!query->is_string()) return "The \"query\" parameter must be a string";
+  if (query == body.end() || query->is_null()) return Status::InvalidArgument("Missing query");
+  if (!query->is_string()) {
+    return Status::InvalidArgument("The \"query\" parameter must be a string");
+  }
   params->query = query->get<std::string>();
   if (auto name = body.find("operationName"); name != body.end() && !name->is_null()) {
-    if (!name->is_string()) return "The \"operationName\" parameter must be a string";
+    if (!name->is_string()) {
+      return Status::InvalidArgument("The \"operationName\" parameter must be a string");
+    }
     params->operation_name = name->get<std::string>();
   }
   if (auto variables = body.find("variables"); variables != body.end() && !variables->is_null()) {
-    if (!variables->is_object()) return "The \"variables\" parameter must be a JSON object";
+    if (!variables->is_object()) {
+      return Status::InvalidArgument("The \"variables\" parameter must be a JSON object");
+    }
     params->variables = *variables;
   }
   if (auto extensions = body.find("extensions");
       extensions != body.end() && !extensions->is_null()) {
-    if (!extensions->is_object()) return "The \"extensions\" parameter must be a JSON object";
+    if (!extensions->is_object()) {
+      return Status::InvalidArgument("The \"extensions\" parameter must be a JSON object");
+    }
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
-// GET parameters: variables and extensions are JSON text; an empty value counts as absent.
-std::optional<std::string> ReadGetParams(std::string_view query_string, std::size_t max_json_depth,
-                                         nlohmann::json* body) {
-  *body = nlohmann::json::object();
+// GET parameters as the JSON body a POST would carry: variables and extensions are JSON text; an
+// empty value counts as absent. An error's message is the 400's.
+Result<nlohmann::json> ReadGetParams(std::string_view query_string, std::size_t max_json_depth) {
+  nlohmann::json body = nlohmann::json::object();
   for (std::string_view pair : Split(query_string, '&')) {
     if (pair.empty()) continue;
     std::size_t eq = pair.find('=');
     std::optional<std::string> key = DecodeFormComponent(pair.substr(0, eq));
     std::optional<std::string> value =
         DecodeFormComponent(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
-    if (!key || !value) return "Malformed URL query string";
-    if (body->contains(*key)) continue;  // the first occurrence wins
+    if (!key || !value) return Status::InvalidArgument("Malformed URL query string");
+    if (body.contains(*key)) continue;  // the first occurrence wins
     if (*key == "variables" || *key == "extensions") {
       if (value->empty()) continue;
       api::ClientJson parsed = api::ParseClientJson(*value, max_json_depth);
       if (parsed.problem == api::ClientJson::Problem::kTooDeep) {
-        return "The \"" + *key + "\" parameter nests too deeply";
+        return Status::InvalidArgument("The \"" + *key + "\" parameter nests too deeply");
       }
-      if (!parsed.ok()) return "The \"" + *key + "\" parameter is not valid JSON";
-      (*body)[*key] = std::move(parsed.value);
+      if (!parsed.ok()) {
+        return Status::InvalidArgument("The \"" + *key + "\" parameter is not valid JSON");
+      }
+      body[*key] = std::move(parsed.value);
     } else {
-      (*body)[*key] = *value;
+      body[*key] = *value;
     }
   }
-  return std::nullopt;
+  return body;
 }
 
 }  // namespace
@@ -204,50 +201,51 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
                            const GraphQLHttpOptions& options) {
   const bool is_get = request.method == "GET";
   if (!is_get && request.method != "POST") {
-    HttpResponse response = Refuse(405, "GraphQL requests use GET (queries) or POST");
-    response.SetHeader("Allow", "GET, POST");
+    HttpResponse response = ErrorResponse(405, "GraphQL requests use GET (queries) or POST");
+    response.SetHeader("Allow", "GET, POST, OPTIONS");
     return response;
   }
   std::optional<ResponseMediaType> media_type =
       NegotiateMediaType(request.has_accept, request.accept);
   if (!media_type) {
     HttpResponse response =
-        Refuse(406, "Accept application/graphql-response+json or application/json");
+        ErrorResponse(406, "Accept application/graphql-response+json or application/json");
     return response;
   }
 
   nlohmann::json body;
   if (is_get) {
-    if (std::optional<std::string> problem =
-            ReadGetParams(request.query_string, options.max_json_depth, &body)) {
-      return Refuse(400, *problem);
-    }
+    Result<nlohmann::json> params = ReadGetParams(request.query_string, options.max_json_depth);
+    if (!params.ok()) return ErrorResponse(400, params.status().message());
+    body = std::move(params).value();
   } else {
     if (request.content_type.empty()) {
-      return Refuse(415, "Missing Content-Type: send application/json");
+      return ErrorResponse(415, "Missing Content-Type: send application/json");
     }
     MediaType content_type = MediaType::Parse(request.content_type);
     if (content_type.essence != kJson) {
-      return Refuse(415, "Unsupported Content-Type: send application/json");
+      return ErrorResponse(415, "Unsupported Content-Type: send application/json");
     }
     if (const std::string* charset = content_type.Parameter("charset");
         charset != nullptr && *charset != "utf-8") {
-      return Refuse(415, "Unsupported charset: send UTF-8");
+      return ErrorResponse(415, "Unsupported charset: send UTF-8");
     }
     if (request.body.size() > options.max_body_bytes) {
-      return Refuse(413,
-                    "Request body exceeds " + std::to_string(options.max_body_bytes) + " bytes");
+      return ErrorResponse(
+          413, "Request body exceeds " + std::to_string(options.max_body_bytes) + " bytes");
     }
     api::ClientJson parsed = api::ParseClientJson(request.body, options.max_json_depth);
     if (parsed.problem == api::ClientJson::Problem::kTooDeep) {
-      return Refuse(400, "JSON body nests too deeply");
+      return ErrorResponse(400, "JSON body nests too deeply");
     }
-    if (!parsed.ok()) return Refuse(400, "Unparsable JSON body");
+    if (!parsed.ok()) return ErrorResponse(400, "Unparsable JSON body");
     body = std::move(parsed.value);
   }
 
   GraphQLParams params;
-  if (std::optional<std::string> problem = ReadParams(body, &params)) return Refuse(400, *problem);
+  if (Status read = ReadParams(body, &params); !read.ok()) {
+    return ErrorResponse(400, read.message());
+  }
 
   graphql::Engine& engine = service.engine();
   std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(params.query);
@@ -255,7 +253,7 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
   if (params.operation_name) operation_name = *params.operation_name;
   if (is_get && document->valid() &&
       document->OperationTypeFor(operation_name) == graphql::OperationType::kMutation) {
-    HttpResponse response = Refuse(405, "Cannot perform mutations over GET");
+    HttpResponse response = ErrorResponse(405, "Cannot perform mutations over GET");
     response.SetHeader("Allow", "POST");
     return response;
   }

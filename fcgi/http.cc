@@ -1,6 +1,18 @@
 #include "fcgi/http.h"
 
+#include <nlohmann/json.hpp>
+
 namespace netgraph::fcgi {
+
+HttpResponse ErrorResponse(int status, std::string_view message) {
+  HttpResponse response;
+  response.status = status;
+  response.SetHeader("Content-Type", "application/json; charset=utf-8");
+  response.SetHeader("Cache-Control", "no-store");
+  response.body =
+      nlohmann::json{{"errors", nlohmann::json::array({{{"message", message}}})}}.dump();
+  return response;
+}
 
 std::string_view ReasonPhrase(int status) {
   switch (status) {

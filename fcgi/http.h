@@ -35,6 +35,12 @@ struct HttpResponse {
 // The reason phrase for the status codes the service uses.
 std::string_view ReasonPhrase(int status);
 
+// Every error the pool answers itself (a request refused before execution, an unknown path, a
+// failure) has this one shape, the one GraphQL over HTTP gives request errors and the one nginx's
+// own refusals use (nginx/netgraph-locations.conf): `status`, JSON `{"errors":[{"message":…}]}`,
+// never cached.
+HttpResponse ErrorResponse(int status, std::string_view message);
+
 }  // namespace netgraph::fcgi
 
 #endif  // NETGRAPH_FCGI_HTTP_H_

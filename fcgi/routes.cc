@@ -16,7 +16,7 @@ HttpResponse Json(int status, std::string body) {
 
 HttpResponse Health(const HttpRequest& request, api::Service& service) {
   if (request.method != "GET" && request.method != "HEAD") {
-    HttpResponse response = Json(405, R"({"error":"use GET"})");
+    HttpResponse response = ErrorResponse(405, "Use GET or HEAD");
     response.SetHeader("Allow", "GET, HEAD");
     return response;
   }
@@ -39,7 +39,7 @@ HttpResponse Route(const HttpRequest& request, api::Service& service,
     return response;
   }
   if (request.path == "/health") return Health(request, service);
-  return Json(404, R"({"error":"not found: the GraphQL endpoint is /graphql"})");
+  return ErrorResponse(404, "Not found: the GraphQL endpoint is /graphql");
 }
 
 }  // namespace netgraph::fcgi

@@ -51,15 +51,6 @@ void Write(FCGX_Request& request, const HttpResponse& response) {
   FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), request.out);
 }
 
-HttpResponse TooLarge(std::size_t limit) {
-  HttpResponse response;
-  response.status = 413;
-  response.SetHeader("Content-Type", "application/json; charset=utf-8");
-  response.body =
-      R"({"errors":[{"message":"Request body exceeds )" + std::to_string(limit) + R"( bytes"}]})";
-  return response;
-}
-
 void Serve(FCGX_Request& request, api::Service& service, const GraphQLHttpOptions& options) {
   HttpRequest http;
   http.method = Param(request, "REQUEST_METHOD");
@@ -78,7 +69,8 @@ void Serve(FCGX_Request& request, api::Service& service, const GraphQLHttpOption
       length_text.empty() ? 0 : std::strtoull(length_text.c_str(), &end, 10);
   if (!length_text.empty() && *end != '\0') length = options.max_body_bytes + 1;
   if (length > options.max_body_bytes) {
-    Write(request, TooLarge(options.max_body_bytes));
+    Write(request, ErrorResponse(413, "Request body exceeds " +
+                                          std::to_string(options.max_body_bytes) + " bytes"));
     return;
   }
   std::string body(length, '\0');
@@ -90,11 +82,7 @@ void Serve(FCGX_Request& request, api::Service& service, const GraphQLHttpOption
     Write(request, Route(http, service, options));
   } catch (const std::exception& e) {
     log::Error(std::string("request failed: ") + e.what());
-    HttpResponse failure;
-    failure.status = 500;
-    failure.SetHeader("Content-Type", "application/json; charset=utf-8");
-    failure.body = R"({"errors":[{"message":"Internal server error"}]})";
-    Write(request, failure);
+    Write(request, ErrorResponse(500, "Internal server error"));
   }
 }
 

@@ -57,11 +57,11 @@ void LegacyWsSession::OnStart(const nlohmann::json& message) {
   const std::string* id = JsonOperationId(message);
   if (id == nullptr) return SendError(message, "start needs a non-empty string id");
   if (!acknowledged_) return SendError(message, "Send connection_init before start");
-  std::string problem;
   const nlohmann::json* payload = JsonMember(message, "payload");
-  std::optional<OperationRequest> request =
-      ParseOperationRequest(payload != nullptr ? *payload : nlohmann::json(), &problem);
-  if (!request) return SendError(message, "Invalid start message: " + problem);
+  Result<OperationRequest> request =
+      ParseOperationRequest(payload != nullptr ? *payload : nlohmann::json());
+  if (!request.ok())
+    return SendError(message, "Invalid start message: " + request.status().message());
   // subscriptions-transport-ws replaces an operation started again under the same id.
   StopOperation(*id);
   std::optional<StartResult> result = StartOperation(*id, *request);

@@ -129,31 +129,19 @@ bool Session::StopOperation(const std::string& id) {
   return true;
 }
 
-std::optional<OperationRequest> ParseOperationRequest(const nlohmann::json& payload,
-                                                      std::string* problem) {
-  if (!payload.is_object()) {
-    *problem = "the payload must be an object";
-    return std::nullopt;
-  }
+Result<OperationRequest> ParseOperationRequest(const nlohmann::json& payload) {
+  if (!payload.is_object()) return Status::InvalidArgument("the payload must be an object");
   const nlohmann::json* query = JsonMember(payload, "query");
-  if (query == nullptr || !query->is_string()) {
-    *problem = "the payload's query must be a string";
-    return std::nullopt;
-  }
+  if (query == nullptr || !query->is_string())
+    return Status::InvalidArgument("the payload's query must be a string");
   const nlohmann::json* variables = JsonMember(payload, "variables");
-  if (!IsObjectOrNull(variables)) {
-    *problem = "the payload's variables must be an object or null";
-    return std::nullopt;
-  }
+  if (!IsObjectOrNull(variables))
+    return Status::InvalidArgument("the payload's variables must be an object or null");
   const nlohmann::json* operation_name = JsonMember(payload, "operationName");
-  if (operation_name != nullptr && !operation_name->is_null() && !operation_name->is_string()) {
-    *problem = "the payload's operationName must be a string or null";
-    return std::nullopt;
-  }
-  if (!IsObjectOrNull(JsonMember(payload, "extensions"))) {
-    *problem = "the payload's extensions must be an object or null";
-    return std::nullopt;
-  }
+  if (operation_name != nullptr && !operation_name->is_null() && !operation_name->is_string())
+    return Status::InvalidArgument("the payload's operationName must be a string or null");
+  if (!IsObjectOrNull(JsonMember(payload, "extensions")))
+    return Status::InvalidArgument("the payload's extensions must be an object or null");
   OperationRequest request;
   request.query = query->get<std::string>();
   if (operation_name != nullptr && operation_name->is_string()) {

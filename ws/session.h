@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/graphql/engine.h"
+#include "core/status.h"
 #include "ws/handshake.h"
 #include "ws/options.h"
 #include "ws/outgoing.h"
@@ -190,10 +191,9 @@ class Session : public Subscriber {
   TokenBucket operation_rate_;
 };
 
-// Reads a subscribe/start payload ({query, operationName?, variables?, extensions?}); on a bad
-// shape returns nullopt and says why in `problem`.
-std::optional<OperationRequest> ParseOperationRequest(const nlohmann::json& payload,
-                                                      std::string* problem);
+// Reads a subscribe/start payload ({query, operationName?, variables?, extensions?}); a bad shape
+// is InvalidArgument, its message saying what is wrong for the protocol's error or close reason.
+Result<OperationRequest> ParseOperationRequest(const nlohmann::json& payload);
 
 }  // namespace netgraph::ws
 

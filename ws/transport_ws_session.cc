@@ -83,11 +83,10 @@ void TransportWsSession::OnPing(const nlohmann::json& message, std::string_view 
 void TransportWsSession::OnSubscribe(const nlohmann::json& message) {
   const std::string* id = JsonOperationId(message);
   if (id == nullptr) return Reject("Invalid message received: subscribe needs a non-empty id");
-  std::string problem;
   const nlohmann::json* payload = JsonMember(message, "payload");
-  std::optional<OperationRequest> request =
-      ParseOperationRequest(payload != nullptr ? *payload : nlohmann::json(), &problem);
-  if (!request) return Reject("Invalid message received: " + problem);
+  Result<OperationRequest> request =
+      ParseOperationRequest(payload != nullptr ? *payload : nlohmann::json());
+  if (!request.ok()) return Reject("Invalid message received: " + request.status().message());
   if (!acknowledged_) return peer_.Close(close_code::kUnauthorized, "Unauthorized");
   if (running_.count(*id) != 0) {
     return peer_.Close(

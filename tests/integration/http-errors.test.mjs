@@ -66,14 +66,26 @@ test('an Accept header the service cannot satisfy is 406', async () => {
   assert.equal(onlyMessage(result), 'Accept application/graphql-response+json or application/json');
 });
 
-test('a mutation over GET is 405 with Allow: POST; PUT is 405 with Allow: GET, POST', async () => {
+test('a mutation over GET is 405 with Allow: POST; PUT is 405 with Allow: GET, POST, OPTIONS', async () => {
   const get = await fetch(`${graphqlUrl}?query=${encodeURIComponent('mutation { __typename }')}`);
   assert.equal(get.status, 405);
   assert.equal(get.headers.get('allow'), 'POST');
   assert.equal(onlyMessage({ response: get, text: await get.text() }), 'Cannot perform mutations over GET');
   const put = await fetch(graphqlUrl, { method: 'PUT', body: 'x' });
   assert.equal(put.status, 405);
-  assert.equal(put.headers.get('allow'), 'GET, POST');
+  assert.equal(put.headers.get('allow'), 'GET, POST, OPTIONS');
+  assert.equal(onlyMessage({ response: put, text: await put.text() }), 'GraphQL requests use GET (queries) or POST');
+});
+
+test('the pool\'s own refusals outside /graphql have the same error shape', async () => {
+  const socket = path.join(runDir, 'fcgi.sock');
+  const unknown = await fastcgiRequest(socket, { method: 'GET', path: '/nope' });
+  assert.equal(unknown.status, 404);
+  assert.deepEqual(JSON.parse(unknown.body), { errors: [{ message: 'Not found: the GraphQL endpoint is /graphql' }] });
+  const health = await fastcgiRequest(socket, { method: 'POST', path: '/health' });
+  assert.equal(health.status, 405);
+  assert.equal(health.headers.allow, 'GET, HEAD');
+  assert.deepEqual(JSON.parse(health.body), { errors: [{ message: 'Use GET or HEAD' }] });
 });
 
 test('GET with variables that are not JSON is 400', async () => {

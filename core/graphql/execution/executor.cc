@@ -539,9 +539,9 @@ class Execution {
   }
   [[gnu::noinline]] bool SerializeLeafOrRaise(const FieldPlan& field, const NamedType& type,
                                               LeafKind kind, const Value& value) {
-    std::string error;
-    if (SerializeLeaf(type, kind, value, &out_, &error)) return true;
-    Raise(field, std::move(error));
+    Status serialized = SerializeLeaf(type, kind, value, &out_);
+    if (serialized.ok()) return true;
+    Raise(field, serialized.message());
     return false;
   }
 
@@ -589,13 +589,13 @@ const ast::OperationDefinition* StartRequest(const Bindings& bindings,
     *request_error = RequestError(document.errors());
     return nullptr;
   }
-  std::string message;
-  const ast::OperationDefinition* operation =
-      document.SelectOperation(params.operation_name, &message);
-  if (operation == nullptr) {
-    *request_error = RequestError(std::move(message));
+  Result<const ast::OperationDefinition*> selected =
+      document.SelectOperation(params.operation_name);
+  if (!selected.ok()) {
+    *request_error = RequestError(selected.status().message());
     return nullptr;
   }
+  const ast::OperationDefinition* operation = *selected;
   std::vector<Error> errors;
   std::optional<Value> coerced = CoerceVariableValues(*bindings.schema, document.document(),
                                                       *operation, params.variables, &errors);
@@ -635,12 +635,11 @@ ExecutionResult Executor::Execute(const PreparedDocumentImpl& document,
   ExecutionResult request_error;
   if (document.valid()) {
     // A subscription is refused before its variables are looked at.
-    std::string unused;
-    const ast::OperationDefinition* operation =
-        document.SelectOperation(params.operation_name, &unused);
-    if (operation != nullptr && operation->operation == OperationType::kSubscription) {
+    Result<const ast::OperationDefinition*> operation =
+        document.SelectOperation(params.operation_name);
+    if (operation.ok() && (*operation)->operation == OperationType::kSubscription) {
       return RequestError(std::string(params.subscription_refusal),
-                          {document.document().Locate(operation->offset)});
+                          {document.document().Locate((*operation)->offset)});
     }
   }
   const ast::OperationDefinition* operation =

@@ -136,11 +136,6 @@ void AppendIntegral(double number, ResponseBuffer* out) {
   json::AppendInt(static_cast<std::int64_t>(number), out);
 }
 
-bool Fail(std::string message, std::string* error) {
-  *error = std::move(message);
-  return false;
-}
-
 }  // namespace
 
 std::optional<double> JsStringToNumber(std::string_view text) {
@@ -188,114 +183,115 @@ LeafKind LeafKindOf(const NamedType& leaf_type) {
   return LeafKind::kId;
 }
 
-bool SerializeLeaf(const NamedType& type, LeafKind kind, const Value& value, ResponseBuffer* out,
-                   std::string* error) {
+Status SerializeLeaf(const NamedType& type, LeafKind kind, const Value& value,
+                     ResponseBuffer* out) {
   switch (kind) {
     case LeafKind::kString:
       switch (value.kind()) {
         case Value::Kind::kString:
           json::AppendString(value.as_string(), out);
-          return true;
+          return Status::Ok();
         case Value::Kind::kBoolean:
           out->Append(value.as_bool() ? "\"true\"" : "\"false\"");
-          return true;
+          return Status::Ok();
         case Value::Kind::kInt:
           out->Append('"');
           json::AppendInt(value.as_int(), out);
           out->Append('"');
-          return true;
+          return Status::Ok();
         case Value::Kind::kFloat:
           if (std::isfinite(value.as_float())) {
             json::AppendString(FormatJsNumber(value.as_float()), out);
-            return true;
+            return Status::Ok();
           }
           break;
         default:
           break;
       }
-      return Fail("String cannot represent value: " + Inspect(value), error);
+      return Status::InvalidArgument("String cannot represent value: " + Inspect(value));
 
     case LeafKind::kInt: {
       if (value.kind() == Value::Kind::kInt) {
         const std::int64_t number = value.as_int();
         if (number > static_cast<std::int64_t>(kMaxInt) ||
             number < static_cast<std::int64_t>(kMinInt)) {
-          return Fail("Int cannot represent non 32-bit signed integer value: " + Inspect(value),
-                      error);
+          return Status::InvalidArgument("Int cannot represent non 32-bit signed integer value: " +
+                                         Inspect(value));
         }
         json::AppendInt(number, out);
-        return true;
+        return Status::Ok();
       }
       std::optional<double> number = NumericValue(value);
       if (!number || !IsJsInteger(*number)) {
-        return Fail("Int cannot represent non-integer value: " + Inspect(value), error);
+        return Status::InvalidArgument("Int cannot represent non-integer value: " + Inspect(value));
       }
       if (*number > kMaxInt || *number < kMinInt) {
-        return Fail("Int cannot represent non 32-bit signed integer value: " + Inspect(value),
-                    error);
+        return Status::InvalidArgument("Int cannot represent non 32-bit signed integer value: " +
+                                       Inspect(value));
       }
       AppendIntegral(*number, out);
-      return true;
+      return Status::Ok();
     }
 
     case LeafKind::kFloat: {
       if (value.kind() == Value::Kind::kInt) {
         json::AppendInt(value.as_int(), out);
-        return true;
+        return Status::Ok();
       }
       std::optional<double> number = NumericValue(value);
       if (!number || !std::isfinite(*number)) {
-        return Fail("Float cannot represent non numeric value: " + Inspect(value), error);
+        return Status::InvalidArgument("Float cannot represent non numeric value: " +
+                                       Inspect(value));
       }
       json::AppendNumber(*number, out);
-      return true;
+      return Status::Ok();
     }
 
     case LeafKind::kBoolean:
       if (value.kind() == Value::Kind::kBoolean) {
         out->Append(value.as_bool() ? "true" : "false");
-        return true;
+        return Status::Ok();
       }
       if ((value.kind() == Value::Kind::kInt || value.kind() == Value::Kind::kFloat) &&
           std::isfinite(value.as_number())) {
         out->Append(value.as_number() != 0 ? "true" : "false");
-        return true;
+        return Status::Ok();
       }
-      return Fail("Boolean cannot represent a non boolean value: " + Inspect(value), error);
+      return Status::InvalidArgument("Boolean cannot represent a non boolean value: " +
+                                     Inspect(value));
 
     case LeafKind::kId:
       if (value.kind() == Value::Kind::kString) {
         json::AppendString(value.as_string(), out);
-        return true;
+        return Status::Ok();
       }
       if (value.kind() == Value::Kind::kInt) {
         out->Append('"');
         json::AppendInt(value.as_int(), out);
         out->Append('"');
-        return true;
+        return Status::Ok();
       }
       if (value.kind() == Value::Kind::kFloat && IsJsInteger(value.as_float())) {
         json::AppendString(FormatJsNumber(value.as_float()), out);
-        return true;
+        return Status::Ok();
       }
-      return Fail("ID cannot represent value: " + Inspect(value), error);
+      return Status::InvalidArgument("ID cannot represent value: " + Inspect(value));
 
     case LeafKind::kEnum:
       if (value.kind() == Value::Kind::kString) {
         if (const EnumValue* enum_value = type.FindEnumValue(value.as_string())) {
           json::AppendString(enum_value->name, out);
-          return true;
+          return Status::Ok();
         }
       }
-      return Fail(
-          "Enum \"" + std::string(type.name) + "\" cannot represent value: " + Inspect(value),
-          error);
+      return Status::InvalidArgument("Enum \"" + std::string(type.name) +
+                                     "\" cannot represent value: " + Inspect(value));
 
     case LeafKind::kCustom:
       json::AppendValue(value, out);
-      return true;
+      return Status::Ok();
   }
-  return Fail("Unexpected leaf type " + std::string(type.name), error);
+  return Status::InvalidArgument("Unexpected leaf type " + std::string(type.name));
 }
 
 }  // namespace netgraph::graphql

@@ -15,6 +15,7 @@
 #include "core/graphql/execution/response_buffer.h"
 #include "core/graphql/type/schema.h"
 #include "core/graphql/utilities/value.h"
+#include "core/status.h"
 
 namespace netgraph::graphql {
 
@@ -22,10 +23,9 @@ namespace netgraph::graphql {
 enum class LeafKind : std::uint8_t { kInt, kFloat, kString, kBoolean, kId, kEnum, kCustom };
 LeafKind LeafKindOf(const NamedType& leaf_type);
 
-// Appends the JSON of `value` (not null) as a `type` result. On failure appends nothing, sets
-// *error and returns false.
-bool SerializeLeaf(const NamedType& type, LeafKind kind, const Value& value, ResponseBuffer* out,
-                   std::string* error);
+// Appends the JSON of `value` (not null) as a `type` result. A value the type cannot represent is
+// InvalidArgument with graphql-js's message ("Int cannot represent ..."), and nothing is appended.
+Status SerializeLeaf(const NamedType& type, LeafKind kind, const Value& value, ResponseBuffer* out);
 
 // JavaScript's Number(text): surrounding white space ignored, "" is 0, decimal, 0x/0o/0b and
 // Infinity forms; nullopt where JavaScript gives NaN.

@@ -67,34 +67,32 @@ PreparedDocumentImpl::PreparedDocumentImpl(const void* owner, std::string source
 
 PreparedDocumentImpl::~PreparedDocumentImpl() = default;
 
-const ast::OperationDefinition* PreparedDocumentImpl::SelectOperation(
-    std::optional<std::string_view> operation_name, std::string* error) const {
+Result<const ast::OperationDefinition*> PreparedDocumentImpl::SelectOperation(
+    std::optional<std::string_view> operation_name) const {
   const ast::OperationDefinition* selected = nullptr;
   for (const ast::OperationDefinition* operation : operations_) {
     if (!operation_name) {
       if (selected != nullptr) {
-        *error = "Must provide operation name if query contains multiple operations.";
-        return nullptr;
+        return Status::InvalidArgument(
+            "Must provide operation name if query contains multiple operations.");
       }
       selected = operation;
     } else if (!operation->name.empty() && operation->name.value == *operation_name) {
       selected = operation;
     }
   }
-  if (selected == nullptr) {
-    *error = operation_name ? "Unknown operation named \"" + std::string(*operation_name) + "\"."
-                            : "Must provide an operation.";
-  }
-  return selected;
+  if (selected != nullptr) return selected;
+  return Status::InvalidArgument(operation_name ? "Unknown operation named \"" +
+                                                      std::string(*operation_name) + "\"."
+                                                : "Must provide an operation.");
 }
 
 std::optional<OperationType> PreparedDocumentImpl::OperationTypeFor(
     std::optional<std::string_view> operation_name) const {
   if (!valid()) return std::nullopt;
-  std::string error;
-  const ast::OperationDefinition* operation = SelectOperation(operation_name, &error);
-  if (operation == nullptr) return std::nullopt;
-  return operation->operation;
+  Result<const ast::OperationDefinition*> operation = SelectOperation(operation_name);
+  if (!operation.ok()) return std::nullopt;
+  return (*operation)->operation;
 }
 
 std::size_t PreparedDocumentImpl::held_bytes() const {

@@ -22,6 +22,7 @@
 #include "core/graphql/engine.h"
 #include "core/graphql/execution/selection_plan.h"
 #include "core/graphql/language/ast.h"
+#include "core/status.h"
 
 namespace netgraph::graphql {
 
@@ -59,9 +60,10 @@ class PreparedDocumentImpl final : public PreparedDocument {
   // Variables named in the `if` of @skip/@include anywhere in the document.
   const std::vector<std::string_view>& condition_variables() const { return condition_variables_; }
 
-  // graphql-js's operation selection: the operation, or nullptr with its message in *error.
-  const ast::OperationDefinition* SelectOperation(std::optional<std::string_view> operation_name,
-                                                  std::string* error) const;
+  // graphql-js's operation selection: the operation, or InvalidArgument with graphql-js's message
+  // (no operation, several without a name asked for, an unknown name).
+  Result<const ast::OperationDefinition*> SelectOperation(
+      std::optional<std::string_view> operation_name) const;
 
   // The kept root plan of `operation` for `condition_key`, or null.
   const SelectionPlan* FindRootPlan(const ast::OperationDefinition& operation,

@@ -27,10 +27,11 @@ class LeafSerializerTest : public ::testing::Test {
   std::string Serialize(std::string_view type_name, const Value& value) {
     const NamedType* type = schema_->FindType(type_name);
     ResponseBuffer out;
-    std::string error;
-    if (!SerializeLeaf(*type, LeafKindOf(*type), value, &out, &error)) {
+    Status serialized = SerializeLeaf(*type, LeafKindOf(*type), value, &out);
+    if (!serialized.ok()) {
+      EXPECT_TRUE(serialized.IsInvalidArgument());
       EXPECT_EQ(out.size(), 0u);
-      return "error: " + error;
+      return "error: " + serialized.message();
     }
     return out.Release();
   }
