@@ -23,7 +23,8 @@ Result<crypto::SolanaAddress> TreasuryKey(const std::optional<std::string>& pubk
                                           config::Environment& env) {
   if (pubkey) return crypto::SolanaAddress::Parse(*pubkey);
   const std::string file = env.String("NETGRAPH_TREASURY_KEYPAIR_FILE");
-  if (file.empty()) return Status::Error("pass --pubkey KEY or set NETGRAPH_TREASURY_KEYPAIR_FILE");
+  if (file.empty())
+    return Status::InvalidArgument("pass --pubkey KEY or set NETGRAPH_TREASURY_KEYPAIR_FILE");
   NETGRAPH_ASSIGN_OR_RETURN(crypto::Ed25519Keypair keypair, crypto::ReadSolanaKeypairFile(file));
   return crypto::SolanaAddress(keypair.public_key());
 }
@@ -56,7 +57,8 @@ int Verify(Arguments& arguments) {
   std::optional<long long> redemption_id = id ? ParseInteger(*id) : std::nullopt;
   Status usage = arguments.Finish();
   if (usage.ok() && (id.has_value() == signature.has_value() || (id && !redemption_id))) {
-    usage = Status::Error("give exactly one of --redemption ID (a number) or --signature SIG");
+    usage = Status::InvalidArgument(
+        "give exactly one of --redemption ID (a number) or --signature SIG");
   }
   if (!usage.ok()) {
     std::cerr << "netgraphctl receipt verify: " << usage.message() << "\n";

@@ -21,15 +21,15 @@ std::string ErrnoText(const std::string& what) { return what + ": " + std::strer
 Result<int> OpenUnix(const std::string& path, int backlog, unsigned mode) {
   sockaddr_un address{};
   if (path.size() >= sizeof(address.sun_path))
-    return Status::Error("socket path too long: " + path);
+    return Status::InvalidArgument("socket path too long: " + path);
   address.sun_family = AF_UNIX;
   std::memcpy(address.sun_path, path.c_str(), path.size());
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return Status::Error(ErrnoText("socket"));
+  if (fd < 0) return Status::Unavailable(ErrnoText("socket"));
   ::unlink(path.c_str());
   if (::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) != 0 ||
       ::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0 || ::listen(fd, backlog) != 0) {
-    Status error = Status::Error(ErrnoText("listening on " + path));
+    Status error = Status::Unavailable(ErrnoText("listening on " + path));
     ::close(fd);
     return error;
   }
@@ -47,7 +47,7 @@ Result<int> OpenTcp(const std::string& address, int backlog) {
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
   addrinfo* found = nullptr;
   if (int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
-    return Status::Error("bad listen address " + address + ": " + ::gai_strerror(rc));
+    return Status::InvalidArgument("bad listen address " + address + ": " + ::gai_strerror(rc));
   }
   int fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   int on = 1;
@@ -55,7 +55,7 @@ Result<int> OpenTcp(const std::string& address, int backlog) {
             ::bind(fd, found->ai_addr, found->ai_addrlen) == 0 && ::listen(fd, backlog) == 0;
   ::freeaddrinfo(found);
   if (!ok) {
-    Status error = Status::Error(ErrnoText("listening on " + address));
+    Status error = Status::Unavailable(ErrnoText("listening on " + address));
     if (fd >= 0) ::close(fd);
     return error;
   }
@@ -82,7 +82,8 @@ std::optional<int> TakeSystemdSocket() {
 Result<int> OpenListenSocket(const std::string& address, int backlog, unsigned unix_mode) {
   if (!address.empty() && address[0] == '/') return OpenUnix(address, backlog, unix_mode);
   if (address.find(':') != std::string::npos) return OpenTcp(address, backlog);
-  return Status::Error("listen address must be a unix socket path or host:port, not: " + address);
+  return Status::InvalidArgument("listen address must be a unix socket path or host:port, not: " +
+                                 address);
 }
 
 BoundSocketFile::BoundSocketFile(const std::string& address) {
@@ -106,7 +107,7 @@ Result<ServingSocket> TakeOrOpenListenSocket(const std::string& address, int bac
     return socket;
   }
   Result<int> opened = OpenListenSocket(address, backlog, 0660);
-  if (!opened.ok()) return opened.status();
+  NETGRAPH_RETURN_IF_ERROR(opened);
   socket.fd = *opened;
   socket.where = address;
   socket.file = BoundSocketFile(address);

@@ -11,12 +11,12 @@ Result<LoadedService> LoadService(config::Environment& env,
   Result<api::ServiceConfig> config = api::ServiceConfig::FromEnvironment(env);
   for (const std::string& warning : env.warnings()) log::Warn(warning);
   if (Status s = env.status(); !s.ok()) return s;
-  if (!config.ok()) return config.status();
+  NETGRAPH_RETURN_IF_ERROR(config);
   if (adjust) {
     if (Status s = adjust(config.value()); !s.ok()) return s;
   }
   Result<std::unique_ptr<api::Service>> service = api::Service::Create(*config);
-  if (!service.ok()) return service.status();
+  NETGRAPH_RETURN_IF_ERROR(service);
   return LoadedService{std::move(config.value()), std::move(service.value())};
 }
 

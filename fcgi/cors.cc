@@ -61,7 +61,7 @@ Result<CorsPolicy> CorsPolicy::FromOrigins(const std::vector<std::string>& origi
     policy.origins_.push_back(Lower(origin));
   }
   if (!bad.empty()) {
-    return Status::Error(
+    return Status::InvalidArgument(
         "NETGRAPH_CORS_ORIGINS must list origins like https://app.example or "
         "http://127.0.0.1:8080, not " +
         bad);

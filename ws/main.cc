@@ -138,8 +138,8 @@ int main(int argc, char** argv) {
       daemon::LoadService(env, [&options](api::ServiceConfig& config) -> Status {
         for (const std::string& proxy : options.trusted_proxies) {
           if (!ws::IsIpAddress(proxy)) {
-            return Status::Error("NETGRAPH_WS_TRUSTED_PROXIES: \"" + proxy +
-                                 "\" is not an IP address");
+            return Status::InvalidArgument("NETGRAPH_WS_TRUSTED_PROXIES: \"" + proxy +
+                                           "\" is not an IP address");
           }
         }
         // No engine document cache here: the documents netgraph-ws keeps are its subscriptions',

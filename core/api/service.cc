@@ -58,11 +58,11 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   config.relay = domain::RelayOptions::FromEnvironment(env);
   Result<domain::UpdateAuthenticator> updates = domain::UpdateAuthenticator::FromEnvironment(env);
   NETGRAPH_RETURN_IF_ERROR(env.status());
-  if (!auth.ok()) return auth.status();
+  NETGRAPH_RETURN_IF_ERROR(auth);
   config.auth = *auth;
-  if (!redis.ok()) return redis.status();
+  NETGRAPH_RETURN_IF_ERROR(redis);
   config.redis = *redis;
-  if (!updates.ok()) return updates.status();
+  NETGRAPH_RETURN_IF_ERROR(updates);
   config.updates = *updates;
   return config;
 }

@@ -69,7 +69,7 @@ Result<AuthConfig> LoadAuthConfig(config::Environment& env) {
     if (i > 0) message += "; ";
     message += problems[i];
   }
-  return Status::Error(std::move(message));
+  return Status::InvalidArgument(std::move(message));
 }
 
 }  // namespace netgraph::auth

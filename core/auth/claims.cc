@@ -48,7 +48,8 @@ Result<std::optional<std::int64_t>> DateClaim(const json& claims, const char* na
   const json* value = Claim(claims, name);
   if (value == nullptr) return std::optional<std::int64_t>();
   std::optional<std::int64_t> seconds = WholeSeconds(*value, round_up);
-  if (!seconds) return Status::Error(std::string("claim ") + name + " is not a NumericDate");
+  if (!seconds)
+    return Status::Unauthenticated(std::string("claim ") + name + " is not a NumericDate");
   return seconds;
 }
 
@@ -73,46 +74,47 @@ Result<Identity> IdentityFromClaims(const json& claims, const AuthConfig& config
 
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> exp,
                             DateClaim(claims, "exp", /*round_up=*/false));
-  if (!exp) return Status::Error("token has no exp claim");
+  if (!exp) return Status::Unauthenticated("token has no exp claim");
   if (now_seconds >= *exp + leeway) {
-    return Status::Error("token expired at " + std::to_string(*exp) + " (" +
-                         Timing(now_seconds, leeway) + ")");
+    return Status::Unauthenticated("token expired at " + std::to_string(*exp) + " (" +
+                                   Timing(now_seconds, leeway) + ")");
   }
 
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> nbf,
                             DateClaim(claims, "nbf", /*round_up=*/true));
   if (nbf && now_seconds < *nbf - leeway) {
-    return Status::Error("token not valid before " + std::to_string(*nbf) + " (" +
-                         Timing(now_seconds, leeway) + ")");
+    return Status::Unauthenticated("token not valid before " + std::to_string(*nbf) + " (" +
+                                   Timing(now_seconds, leeway) + ")");
   }
 
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> iat,
                             DateClaim(claims, "iat", /*round_up=*/true));
   if (iat && *iat > now_seconds + leeway) {
-    return Status::Error("token issued in the future at " + std::to_string(*iat) + " (" +
-                         Timing(now_seconds, leeway) + ")");
+    return Status::Unauthenticated("token issued in the future at " + std::to_string(*iat) + " (" +
+                                   Timing(now_seconds, leeway) + ")");
   }
 
   if (config.issuer) {
     const json* iss = Claim(claims, "iss");
-    if (iss == nullptr) return Status::Error("token has no iss claim");
+    if (iss == nullptr) return Status::Unauthenticated("token has no iss claim");
     if (!iss->is_string() || iss->get_ref<const std::string&>() != *config.issuer) {
-      return Status::Error("token issuer is not NETGRAPH_JWT_ISSUER");
+      return Status::Unauthenticated("token issuer is not NETGRAPH_JWT_ISSUER");
     }
   }
 
   if (config.audience) {
     const json* aud = Claim(claims, "aud");
-    if (aud == nullptr) return Status::Error("token has no aud claim");
+    if (aud == nullptr) return Status::Unauthenticated("token has no aud claim");
     if (!EqualsOrContains(aud, *config.audience)) {
-      return Status::Error("token audience does not include NETGRAPH_JWT_AUDIENCE");
+      return Status::Unauthenticated("token audience does not include NETGRAPH_JWT_AUDIENCE");
     }
   }
 
   const json* sub = Claim(claims, "sub");
-  if (sub == nullptr) return Status::Error("token has no sub claim");
-  if (!sub->is_string()) return Status::Error("claim sub is not a string");
-  if (sub->get_ref<const std::string&>().empty()) return Status::Error("claim sub is empty");
+  if (sub == nullptr) return Status::Unauthenticated("token has no sub claim");
+  if (!sub->is_string()) return Status::Unauthenticated("claim sub is not a string");
+  if (sub->get_ref<const std::string&>().empty())
+    return Status::Unauthenticated("claim sub is empty");
 
   Identity identity;
   identity.subject = sub->get<std::string>();

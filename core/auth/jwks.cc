@@ -45,7 +45,7 @@ Result<std::string> BinaryMember(const json& jwk, const char* name) {
   // A missing member decodes as empty, which is refused too.
   Result<std::string> bytes = crypto::Base64UrlDecode(text.value_or(""));
   if (!bytes.ok() || bytes->empty()) {
-    return Status::Error(std::string("member ") + name + " is not a base64url string");
+    return Status::InvalidArgument(std::string("member ") + name + " is not a base64url string");
   }
   return std::move(bytes).value();
 }
@@ -56,12 +56,12 @@ Result<PkeyHandle> PublicKeyFromParams(const char* key_type, OSSL_PARAM_BLD* bui
   EVP_PKEY* raw = nullptr;
   if (!params || !context || EVP_PKEY_fromdata_init(context.get()) != 1 ||
       EVP_PKEY_fromdata(context.get(), &raw, EVP_PKEY_PUBLIC_KEY, params.get()) != 1) {
-    return Status::Error("OpenSSL rejects the key: " + TakeOpenSslError());
+    return Status::InvalidArgument("OpenSSL rejects the key: " + TakeOpenSslError());
   }
   PkeyHandle key(raw);
   PkeyContextHandle check(EVP_PKEY_CTX_new_from_pkey(nullptr, key.get(), nullptr));
   if (!check || EVP_PKEY_public_check(check.get()) != 1) {
-    return Status::Error("not a valid public key: " + TakeOpenSslError());
+    return Status::InvalidArgument("not a valid public key: " + TakeOpenSslError());
   }
   return key;
 }
@@ -71,7 +71,7 @@ Result<PkeyHandle> EcPublicKey(const json& jwk) {
   NETGRAPH_ASSIGN_OR_RETURN(std::string y, BinaryMember(jwk, "y"));
   // RFC 7518 §6.2.1.2: coordinates are the full size of the field, leading zeros included.
   if (x.size() != kP256CoordinateBytes || y.size() != kP256CoordinateBytes) {
-    return Status::Error("P-256 coordinates x and y must be 32 bytes each");
+    return Status::InvalidArgument("P-256 coordinates x and y must be 32 bytes each");
   }
   std::string point = "\x04" + x + y;  // uncompressed SEC1 point
   ParamBuilderHandle builder(OSSL_PARAM_BLD_new());
@@ -80,7 +80,7 @@ Result<PkeyHandle> EcPublicKey(const json& jwk) {
           1 ||
       OSSL_PARAM_BLD_push_octet_string(builder.get(), OSSL_PKEY_PARAM_PUB_KEY, point.data(),
                                        point.size()) != 1) {
-    return Status::Error("out of memory building an EC key");
+    return Status::Internal("out of memory building an EC key");
   }
   return PublicKeyFromParams("EC", builder.get());
 }
@@ -98,7 +98,7 @@ Result<PkeyHandle> RsaPublicKey(const json& jwk) {
   if (!modulus || !exponent || !builder ||
       OSSL_PARAM_BLD_push_BN(builder.get(), OSSL_PKEY_PARAM_RSA_N, modulus.get()) != 1 ||
       OSSL_PARAM_BLD_push_BN(builder.get(), OSSL_PKEY_PARAM_RSA_E, exponent.get()) != 1) {
-    return Status::Error("out of memory building an RSA key");
+    return Status::Internal("out of memory building an RSA key");
   }
   return PublicKeyFromParams("RSA", builder.get());
 }
@@ -116,33 +116,33 @@ Result<VerificationKey> KeyFromJwk(const json& jwk, JwtAlgorithm algorithm) {
 Result<std::vector<VerificationKey>> VerificationKeysFromJwks(std::string_view jwks_json,
                                                               JwtAlgorithm algorithm) {
   json jwks = json::parse(jwks_json, nullptr, /*allow_exceptions=*/false);
-  if (jwks.is_discarded()) return Status::Error("JWKS is not valid JSON");
+  if (jwks.is_discarded()) return Status::InvalidArgument("JWKS is not valid JSON");
   auto entries = jwks.is_object() ? jwks.find("keys") : jwks.end();
   if (entries == jwks.end() || !entries->is_array()) {
-    return Status::Error("JWKS is not an object with a \"keys\" array");
+    return Status::InvalidArgument("JWKS is not an object with a \"keys\" array");
   }
 
   std::vector<VerificationKey> keys;
   for (std::size_t i = 0; i < entries->size(); ++i) {
     const json& jwk = (*entries)[i];
     std::string label = "JWKS keys[" + std::to_string(i) + "]";
-    if (!jwk.is_object()) return Status::Error(label + " is not an object");
+    if (!jwk.is_object()) return Status::InvalidArgument(label + " is not an object");
     if (jwk.contains("kid") && !jwk["kid"].is_string()) {
-      return Status::Error(label + ": kid is not a string");
+      return Status::InvalidArgument(label + ": kid is not a string");
     }
     if (!SuitsAlgorithm(jwk, algorithm)) continue;
 
     Result<VerificationKey> key = KeyFromJwk(jwk, algorithm);
-    if (!key.ok()) return Status::Error(label + ": " + key.status().message());
+    if (!key.ok()) return key.status().WithContext(label);
     if (key->kid && std::any_of(keys.begin(), keys.end(), [&](const VerificationKey& other) {
           return other.kid == key->kid;
         })) {
-      return Status::Error(label + ": kid '" + *key->kid + "' appears twice");
+      return Status::InvalidArgument(label + ": kid '" + *key->kid + "' appears twice");
     }
     keys.push_back(std::move(key).value());
   }
   if (keys.empty()) {
-    return Status::Error("JWKS has no key for " + std::string(AlgorithmName(algorithm)));
+    return Status::InvalidArgument("JWKS has no key for " + std::string(AlgorithmName(algorithm)));
   }
   return keys;
 }

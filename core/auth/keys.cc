@@ -38,18 +38,19 @@ std::string DescribeKey(const EVP_PKEY* key) {
 
 Result<std::string> ReadKeyFile(const std::string& path) {
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) return Status::Error("cannot open " + path + ": " + std::strerror(errno));
+  if (!file) return Status::FailedPrecondition("cannot open " + path + ": " + std::strerror(errno));
   std::string content;
   char chunk[4096];
   std::size_t n;
   while ((n = std::fread(chunk, 1, sizeof chunk, file.get())) > 0) {
     content.append(chunk, n);
     if (content.size() > kMaxKeyFileBytes) {
-      return Status::Error(path + " is larger than " + std::to_string(kMaxKeyFileBytes) + " bytes");
+      return Status::InvalidArgument(path + " is larger than " + std::to_string(kMaxKeyFileBytes) +
+                                     " bytes");
     }
   }
   if (std::ferror(file.get())) {
-    return Status::Error("cannot read " + path + ": " + std::strerror(errno));
+    return Status::FailedPrecondition("cannot read " + path + ": " + std::strerror(errno));
   }
   return content;
 }
@@ -69,7 +70,7 @@ Status CheckKeyFitsAlgorithm(const EVP_PKEY* key, JwtAlgorithm algorithm) {
       break;
   }
   if (fits) return Status::Ok();
-  return Status::Error(
+  return Status::InvalidArgument(
       std::string(AlgorithmName(algorithm)) + " needs " +
       (algorithm == JwtAlgorithm::kES256 ? "an EC P-256 key" : "an RSA key of at least 2048 bits") +
       ", not " + DescribeKey(key));
@@ -78,7 +79,7 @@ Status CheckKeyFitsAlgorithm(const EVP_PKEY* key, JwtAlgorithm algorithm) {
 Result<std::string> PublicKeyPem(const EVP_PKEY* key) {
   BioHandle bio(BIO_new(BIO_s_mem()));
   if (!bio || PEM_write_bio_PUBKEY(bio.get(), key) != 1) {
-    return Status::Error("cannot encode a public key: " + TakeOpenSslError());
+    return Status::Internal("cannot encode a public key: " + TakeOpenSslError());
   }
   char* data = nullptr;
   long size = BIO_get_mem_data(bio.get(), &data);
@@ -89,8 +90,8 @@ Result<VerificationKey> VerificationKeyFromPem(std::string_view pem, JwtAlgorith
   BioHandle bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
   PkeyHandle key(bio ? PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr) : nullptr);
   if (!key) {
-    return Status::Error("not a PEM public key (-----BEGIN PUBLIC KEY-----): " +
-                         TakeOpenSslError());
+    return Status::InvalidArgument("not a PEM public key (-----BEGIN PUBLIC KEY-----): " +
+                                   TakeOpenSslError());
   }
   NETGRAPH_RETURN_IF_ERROR(CheckKeyFitsAlgorithm(key.get(), algorithm));
   NETGRAPH_ASSIGN_OR_RETURN(std::string canonical, PublicKeyPem(key.get()));

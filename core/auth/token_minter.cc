@@ -30,7 +30,7 @@ Result<TokenMinter> TokenMinter::Create(JwtAlgorithm algorithm, std::string priv
   PkeyHandle key(bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, NoPassphrase, nullptr)
                      : nullptr);
   if (!key) {
-    return Status::Error("not an unencrypted PEM private key: " + TakeOpenSslError());
+    return Status::InvalidArgument("not an unencrypted PEM private key: " + TakeOpenSslError());
   }
   NETGRAPH_RETURN_IF_ERROR(CheckKeyFitsAlgorithm(key.get(), algorithm));
   return TokenMinter(algorithm, std::move(private_key_pem));
@@ -39,7 +39,7 @@ Result<TokenMinter> TokenMinter::Create(JwtAlgorithm algorithm, std::string priv
 Result<TokenMinter> TokenMinter::FromFile(JwtAlgorithm algorithm, const std::string& path) {
   NETGRAPH_ASSIGN_OR_RETURN(std::string pem, ReadKeyFile(path));
   Result<TokenMinter> minter = Create(algorithm, std::move(pem));
-  if (!minter.ok()) return Status::Error(path + ": " + minter.status().message());
+  if (!minter.ok()) return minter.status().WithContext(path);
   return minter;
 }
 
@@ -62,17 +62,17 @@ Result<std::string> TokenMinter::Mint(const MintOptions& options,
   if (!options.roles.empty()) claims["roles"] = options.roles;
 
   jwt_t* raw = nullptr;
-  if (jwt_new(&raw) != 0) return Status::Error("jwt_new failed");
+  if (jwt_new(&raw) != 0) return Status::Internal("jwt_new failed");
   JwtHandle jwt(raw);
   if (jwt_add_grants_json(jwt.get(), claims.dump().c_str()) != 0 ||
       (options.kid && jwt_add_header(jwt.get(), "kid", options.kid->c_str()) != 0) ||
       jwt_set_alg(jwt.get(), LibJwtAlgorithm(algorithm_),
                   reinterpret_cast<const unsigned char*>(private_key_pem_.data()),
                   static_cast<int>(private_key_pem_.size())) != 0) {
-    return Status::Error("cannot build the token");
+    return Status::Internal("cannot build the token");
   }
   std::unique_ptr<char, FreeString> token(jwt_encode_str(jwt.get()));
-  if (!token) return Status::Error("libjwt cannot sign the token");
+  if (!token) return Status::Internal("libjwt cannot sign the token");
   return std::string(token.get());
 }
 

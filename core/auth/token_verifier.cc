@@ -35,24 +35,26 @@ Result<CompactJws> SplitCompact(std::string_view token) {
   std::size_t first = token.find('.');
   std::size_t second = first == std::string_view::npos ? first : token.find('.', first + 1);
   if (second == std::string_view::npos || token.find('.', second + 1) != std::string_view::npos) {
-    return Status::Error("token is not three dot-separated parts");
+    return Status::Unauthenticated("token is not three dot-separated parts");
   }
   CompactJws parts{token.substr(0, first), token.substr(first + 1, second - first - 1),
                    token.substr(second + 1)};
   if (parts.header.empty() || parts.payload.empty()) {
-    return Status::Error("token has an empty header or payload");
+    return Status::Unauthenticated("token has an empty header or payload");
   }
-  if (parts.signature.empty()) return Status::Error("token is unsigned");
+  if (parts.signature.empty()) return Status::Unauthenticated("token is unsigned");
   return parts;
 }
 
 Result<json> DecodeJsonObject(std::string_view part, const char* what) {
   Result<std::string> text = crypto::Base64UrlDecode(part);
-  if (!text.ok()) return Status::Error(std::string("token ") + what + " is not base64url");
+  if (!text.ok())
+    return Status::Unauthenticated(std::string("token ") + what + " is not base64url");
   json object = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (object.is_discarded()) return Status::Error(std::string("token ") + what + " is not JSON");
+  if (object.is_discarded())
+    return Status::Unauthenticated(std::string("token ") + what + " is not JSON");
   if (!object.is_object()) {
-    return Status::Error(std::string("token ") + what + " is not a JSON object");
+    return Status::Unauthenticated(std::string("token ") + what + " is not a JSON object");
   }
   return object;
 }
@@ -67,21 +69,23 @@ std::string Printable(std::string_view untrusted) {
 
 Status CheckHeader(const json& header, JwtAlgorithm algorithm) {
   auto alg = header.find("alg");
-  if (alg == header.end() || !alg->is_string()) return Status::Error("token header has no alg");
+  if (alg == header.end() || !alg->is_string())
+    return Status::Unauthenticated("token header has no alg");
   const auto& alg_name = alg->get_ref<const std::string&>();
   if (alg_name != AlgorithmName(algorithm)) {
-    return Status::Error("algorithm " + Printable(alg_name) + " not allowed");
+    return Status::Unauthenticated("algorithm " + Printable(alg_name) + " not allowed");
   }
   // libjwt 1.10.2 refuses any other typ too, e.g. RFC 9068's "at+jwt".
   if (auto typ = header.find("typ"); typ != header.end()) {
     if (!typ->is_string() || strcasecmp(typ->get_ref<const std::string&>().c_str(), "JWT") != 0) {
-      return Status::Error("token type " + Printable(typ->dump()) + " not accepted");
+      return Status::Unauthenticated("token type " + Printable(typ->dump()) + " not accepted");
     }
   }
   // RFC 7515 §4.1.11: extensions listed in crit must be understood, and we understand none.
-  if (header.contains("crit")) return Status::Error("token header has crit, which is unsupported");
+  if (header.contains("crit"))
+    return Status::Unauthenticated("token header has crit, which is unsupported");
   if (header.contains("kid") && !header["kid"].is_string()) {
-    return Status::Error("token kid is not a string");
+    return Status::Unauthenticated("token kid is not a string");
   }
   return Status::Ok();
 }
@@ -93,12 +97,12 @@ Result<TokenVerifier> TokenVerifier::Create(const AuthConfig& config) {
   const std::string& path = from_jwks ? config.jwks_file : config.public_key_file;
   const char* variable = from_jwks ? "NETGRAPH_JWT_JWKS_FILE" : "NETGRAPH_JWT_PUBLIC_KEY_FILE";
   auto failure = [&](const Status& status) {
-    return Status::Error(std::string(variable) + " " + path + ": " + status.message());
+    return Status::InvalidArgument(std::string(variable) + " " + path + ": " + status.message());
   };
 
-  if (path.empty()) return Status::Error(std::string(variable) + " is not set");
+  if (path.empty()) return Status::InvalidArgument(std::string(variable) + " is not set");
   if ((!config.issuer || !config.audience) && !config.allow_any_issuer_audience) {
-    return Status::Error(
+    return Status::InvalidArgument(
         "set NETGRAPH_JWT_ISSUER and NETGRAPH_JWT_AUDIENCE to the identity provider's issuer and "
         "this service's audience (RFC 8725, sections 3.8 and 3.9), or "
         "NETGRAPH_JWT_ALLOW_ANY_ISSUER_AUDIENCE=on to accept tokens for any issuer and audience");
@@ -138,19 +142,21 @@ Result<const VerificationKey*> TokenVerifier::SelectKey(
   if (kid) {
     auto match = std::find_if(keys_.begin(), keys_.end(),
                               [&](const VerificationKey& key) { return key.kid == kid; });
-    if (match == keys_.end()) return Status::Error("unknown kid '" + Printable(*kid) + "'");
+    if (match == keys_.end())
+      return Status::Unauthenticated("unknown kid '" + Printable(*kid) + "'");
     return &*match;
   }
   if (keys_.size() == 1) return &keys_.front();
-  return Status::Error("token has no kid and the JWKS holds " + std::to_string(keys_.size()) +
-                       " keys");
+  return Status::Unauthenticated("token has no kid and the JWKS holds " +
+                                 std::to_string(keys_.size()) + " keys");
 }
 
 Result<Identity> TokenVerifier::Verify(std::string_view token,
                                        std::chrono::system_clock::time_point now) const {
   if (token.size() > static_cast<std::size_t>(config_.max_token_bytes)) {
-    return Status::Error("token is " + std::to_string(token.size()) + " bytes, over the " +
-                         std::to_string(config_.max_token_bytes) + "-byte limit");
+    return Status::Unauthenticated("token is " + std::to_string(token.size()) +
+                                   " bytes, over the " + std::to_string(config_.max_token_bytes) +
+                                   "-byte limit");
   }
   if (std::optional<json> claims = verified_->Find(token)) {
     return IdentityFromClaims(*claims, config_, now);
@@ -167,10 +173,10 @@ Result<Identity> TokenVerifier::Verify(std::string_view token,
   NETGRAPH_ASSIGN_OR_RETURN(json claims, DecodeJsonObject(parts.payload, "payload"));
 
   Result<std::string> signature = crypto::Base64UrlDecode(parts.signature);
-  if (!signature.ok()) return Status::Error("token signature is not base64url");
+  if (!signature.ok()) return Status::Unauthenticated("token signature is not base64url");
   if (config_.algorithm == JwtAlgorithm::kES256 && signature->size() != kEs256SignatureBytes) {
-    return Status::Error("ES256 signature is " + std::to_string(signature->size()) +
-                         " bytes, not 64 (R || S)");
+    return Status::Unauthenticated("ES256 signature is " + std::to_string(signature->size()) +
+                                   " bytes, not 64 (R || S)");
   }
 
   const std::string& pem = key->public_key_pem;
@@ -182,13 +188,13 @@ Result<Identity> TokenVerifier::Verify(std::string_view token,
   JwtHandle decoded(raw);
   if (error != 0) {
     ERR_clear_error();  // libjwt leaves OpenSSL's reasons queued on this thread
-    return Status::Error("signature verification failed");
+    return Status::Unauthenticated("signature verification failed");
   }
   // Defence in depth: libjwt chose the algorithm from the header it parsed itself.
   if (jwt_get_alg(decoded.get()) != LibJwtAlgorithm(config_.algorithm)) {
     const char* used = jwt_alg_str(jwt_get_alg(decoded.get()));
-    return Status::Error(std::string("algorithm ") + (used != nullptr ? used : "?") +
-                         " not allowed (seen by libjwt)");
+    return Status::Unauthenticated(std::string("algorithm ") + (used != nullptr ? used : "?") +
+                                   " not allowed (seen by libjwt)");
   }
   // The claims come from our strict decoding of the payload, the very text the signature covers.
   verified_->Insert(token, claims);

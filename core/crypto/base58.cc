@@ -42,10 +42,10 @@ std::string Base58Encode(std::span<const std::uint8_t> bytes) {
 
 Status Base58DecodeExact(std::string_view text, std::span<std::uint8_t> out,
                          std::size_t max_length) {
-  if (text.empty()) return Status::Error("base58 text is empty");
+  if (text.empty()) return Status::InvalidArgument("base58 text is empty");
   if (text.size() > max_length) {
-    return Status::Error("base58 text is longer than " + std::to_string(max_length) +
-                         " characters");
+    return Status::InvalidArgument("base58 text is longer than " + std::to_string(max_length) +
+                                   " characters");
   }
   std::size_t ones = 0;
   while (ones < text.size() && text[ones] == '1') ++ones;
@@ -53,7 +53,8 @@ Status Base58DecodeExact(std::string_view text, std::span<std::uint8_t> out,
   std::vector<std::uint8_t> value;
   for (std::size_t i = ones; i < text.size(); ++i) {
     int digit = DigitValue(text[i]);
-    if (digit < 0) return Status::Error("base58 text has a character outside the alphabet");
+    if (digit < 0)
+      return Status::InvalidArgument("base58 text has a character outside the alphabet");
     unsigned carry = static_cast<unsigned>(digit);
     for (std::uint8_t& byte : value) {
       carry += static_cast<unsigned>(byte) * 58;
@@ -66,8 +67,8 @@ Status Base58DecodeExact(std::string_view text, std::span<std::uint8_t> out,
     }
   }
   if (ones + value.size() != out.size()) {
-    return Status::Error("base58 text must decode to exactly " + std::to_string(out.size()) +
-                         " bytes");
+    return Status::InvalidArgument("base58 text must decode to exactly " +
+                                   std::to_string(out.size()) + " bytes");
   }
   std::fill_n(out.begin(), ones, std::uint8_t{0});
   std::copy(value.rbegin(), value.rend(), out.begin() + static_cast<std::ptrdiff_t>(ones));

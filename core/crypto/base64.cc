@@ -36,7 +36,7 @@ std::string Base64Encode(std::span<const std::uint8_t> bytes) {
 Result<std::vector<std::uint8_t>> Base64Decode(std::string_view text) {
   std::vector<std::uint8_t> bytes;
   if (!DecodeStrict(text, sodium_base64_VARIANT_ORIGINAL, bytes)) {
-    return Status::Error("not standard padded base64");
+    return Status::InvalidArgument("not standard padded base64");
   }
   return bytes;
 }
@@ -44,7 +44,7 @@ Result<std::vector<std::uint8_t>> Base64Decode(std::string_view text) {
 Result<std::string> Base64UrlDecode(std::string_view text) {
   std::string bytes;
   if (!DecodeStrict(text, sodium_base64_VARIANT_URLSAFE_NO_PADDING, bytes)) {
-    return Status::Error("not unpadded base64url");
+    return Status::InvalidArgument("not unpadded base64url");
   }
   return bytes;
 }

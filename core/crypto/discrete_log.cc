@@ -132,7 +132,7 @@ Result<std::uint32_t> DiscreteLog::Solve(const RistrettoPoint& target) const {
     solution = candidate;
     return false;
   });
-  if (!solution) return Status::Error("discrete logarithm is not below 2^32");
+  if (!solution) return Status::InvalidArgument("discrete logarithm is not below 2^32");
   return *solution;
 }
 

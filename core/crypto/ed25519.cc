@@ -22,12 +22,12 @@ std::shared_ptr<EVP_PKEY> Wrap(EVP_PKEY* key) {
 Result<Ed25519Keypair> Ed25519Keypair::FromSeed(const Bytes32& seed) {
   std::shared_ptr<EVP_PKEY> key =
       Wrap(EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, seed.data(), seed.size()));
-  if (!key) return Status::Error("OpenSSL could not make an Ed25519 key");
+  if (!key) return Status::Internal("OpenSSL could not make an Ed25519 key");
   Bytes32 public_key;
   std::size_t length = public_key.size();
   if (EVP_PKEY_get_raw_public_key(key.get(), public_key.data(), &length) != 1 ||
       length != public_key.size()) {
-    return Status::Error("OpenSSL could not derive the Ed25519 public key");
+    return Status::Internal("OpenSSL could not derive the Ed25519 public key");
   }
   return Ed25519Keypair(std::move(key), public_key);
 }
@@ -35,7 +35,7 @@ Result<Ed25519Keypair> Ed25519Keypair::FromSeed(const Bytes32& seed) {
 Result<Ed25519Keypair> Ed25519Keypair::Generate() {
   Bytes32 seed;
   if (RAND_bytes(seed.data(), static_cast<int>(seed.size())) != 1) {
-    return Status::Error("OpenSSL could not generate a random seed");
+    return Status::Internal("OpenSSL could not generate a random seed");
   }
   Result<Ed25519Keypair> keypair = FromSeed(seed);
   OPENSSL_cleanse(seed.data(), seed.size());
@@ -58,7 +58,7 @@ Result<Bytes64> Ed25519Keypair::Sign(std::span<const std::uint8_t> message) cons
       EVP_DigestSign(context.get(), signature.data(), &length, message.data(), message.size()) !=
           1 ||
       length != signature.size()) {
-    return Status::Error("OpenSSL could not sign with Ed25519");
+    return Status::Internal("OpenSSL could not sign with Ed25519");
   }
   return signature;
 }
@@ -79,7 +79,7 @@ std::string SignatureToBase58(const Bytes64& signature) { return Base58Encode(si
 Result<Bytes64> ParseBase58Signature(std::string_view text) {
   Bytes64 signature;
   Status status = Base58DecodeExact(text, signature, kMaxBase58SignatureLength);
-  if (!status.ok()) return Status::Error("signature: " + status.message());
+  if (!status.ok()) return status.WithContext("signature");
   return signature;
 }
 

@@ -27,7 +27,7 @@ std::string_view Describe(PublicKeyError error) {
 
 Status Fail(PublicKeyError reason, PublicKeyError* error) {
   if (error != nullptr) *error = reason;
-  return Status::Error(std::string(Describe(reason)));
+  return Status::InvalidArgument(std::string(Describe(reason)));
 }
 
 enum class Decoded { kOk, kBadBase64, kWrongLength };
@@ -53,8 +53,8 @@ ElGamalSecretKey ElGamalSecretKey::Generate() {
 
 Result<ElGamalSecretKey> ElGamalSecretKey::FromBytes(const Bytes32& bytes) {
   std::optional<Scalar> scalar = Scalar::FromCanonicalBytes(bytes);
-  if (!scalar) return Status::Error("ElGamal secret key is not a canonical scalar");
-  if (scalar->IsZero()) return Status::Error("ElGamal secret key is zero");
+  if (!scalar) return Status::InvalidArgument("ElGamal secret key is not a canonical scalar");
+  if (scalar->IsZero()) return Status::InvalidArgument("ElGamal secret key is zero");
   return ElGamalSecretKey(*scalar);
 }
 
@@ -62,9 +62,9 @@ Result<ElGamalSecretKey> ElGamalSecretKey::Parse(std::string_view base64) {
   Bytes32 bytes;
   switch (DecodeFixedSize(base64, bytes)) {
     case Decoded::kBadBase64:
-      return Status::Error("ElGamal secret key is not standard padded base64");
+      return Status::InvalidArgument("ElGamal secret key is not standard padded base64");
     case Decoded::kWrongLength:
-      return Status::Error("ElGamal secret key must be 32 bytes");
+      return Status::InvalidArgument("ElGamal secret key must be 32 bytes");
     case Decoded::kOk:
       break;
   }
@@ -111,7 +111,7 @@ Result<ElGamalCiphertext> ElGamalCiphertext::FromBytes(const Bytes64& bytes) {
   std::optional<RistrettoPoint> commitment_point = RistrettoPoint::FromBytes(commitment);
   std::optional<RistrettoPoint> handle_point = RistrettoPoint::FromBytes(handle);
   if (!commitment_point || !handle_point) {
-    return Status::Error("ElGamal ciphertext is not two valid ristretto255 points");
+    return Status::InvalidArgument("ElGamal ciphertext is not two valid ristretto255 points");
   }
   return ElGamalCiphertext(*commitment_point, *handle_point);
 }
@@ -120,9 +120,9 @@ Result<ElGamalCiphertext> ElGamalCiphertext::Parse(std::string_view base64) {
   Bytes64 bytes;
   switch (DecodeFixedSize(base64, bytes)) {
     case Decoded::kBadBase64:
-      return Status::Error("ElGamal ciphertext is not standard padded base64");
+      return Status::InvalidArgument("ElGamal ciphertext is not standard padded base64");
     case Decoded::kWrongLength:
-      return Status::Error("ElGamal ciphertext must be 64 bytes");
+      return Status::InvalidArgument("ElGamal ciphertext must be 64 bytes");
     case Decoded::kOk:
       break;
   }

@@ -8,7 +8,7 @@ Result<std::uint64_t> ElGamalDecryptor::Decrypt(const ElGamalCiphertext& ciphert
   RistrettoPoint amount_point = ciphertext.commitment() - key_.scalar() * ciphertext.handle();
   Result<std::uint32_t> amount = discrete_log_.Solve(amount_point);
   if (!amount.ok()) {
-    return Status::Error(
+    return Status::InvalidArgument(
         "ciphertext does not decrypt to an amount below 2^32 under this key (out of range)");
   }
   return std::uint64_t{*amount};

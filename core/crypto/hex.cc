@@ -25,13 +25,13 @@ std::string HexEncode(std::span<const std::uint8_t> bytes) {
 
 Status HexDecodeExact(std::string_view text, std::span<std::uint8_t> out) {
   if (text.size() != out.size() * 2) {
-    return Status::Error("hex text must have exactly " + std::to_string(out.size() * 2) +
-                         " digits");
+    return Status::InvalidArgument("hex text must have exactly " + std::to_string(out.size() * 2) +
+                                   " digits");
   }
   for (std::size_t i = 0; i < out.size(); ++i) {
     int high = DigitValue(text[2 * i]);
     int low = DigitValue(text[2 * i + 1]);
-    if (high < 0 || low < 0) return Status::Error("hex text must use only 0-9 and a-f");
+    if (high < 0 || low < 0) return Status::InvalidArgument("hex text must use only 0-9 and a-f");
     out[i] = static_cast<std::uint8_t>(high << 4 | low);
   }
   return Status::Ok();

@@ -51,11 +51,11 @@ bool IsUtf8(std::string_view text) {
 }  // namespace
 
 Result<OffchainMessageFormat> ChooseOffchainMessageFormat(std::string_view message) {
-  if (message.empty()) return Status::Error("off-chain message is empty");
+  if (message.empty()) return Status::InvalidArgument("off-chain message is empty");
   if (message.size() > kMaxOffchainMessageLength) {
-    return Status::Error("off-chain message is longer than 65515 bytes");
+    return Status::InvalidArgument("off-chain message is longer than 65515 bytes");
   }
-  if (!IsUtf8(message)) return Status::Error("off-chain message is not UTF-8");
+  if (!IsUtf8(message)) return Status::InvalidArgument("off-chain message is not UTF-8");
   if (message.size() > kMaxOffchainMessageLedgerLength) return OffchainMessageFormat::kExtendedUtf8;
   return IsPrintableAscii(message) ? OffchainMessageFormat::kRestrictedAscii
                                    : OffchainMessageFormat::kLimitedUtf8;

@@ -96,10 +96,11 @@ bool IsValidTime(std::string_view time) {
 
 Result<std::string> ReceiptText(const Receipt& receipt) {
   if (!IsValidRedemptionId(receipt.redemption_id)) {
-    return Status::Error("receipt redemption_id must be 1 to 64 characters of A-Z a-z 0-9 . _ : -");
+    return Status::InvalidArgument(
+        "receipt redemption_id must be 1 to 64 characters of A-Z a-z 0-9 . _ : -");
   }
   if (!IsValidTime(receipt.time)) {
-    return Status::Error("receipt time must be RFC 3339 UTC, like 2026-01-31T12:00:00Z");
+    return Status::InvalidArgument("receipt time must be RFC 3339 UTC, like 2026-01-31T12:00:00Z");
   }
   const std::array<std::string, kFieldCount> values = {receipt.redemption_id,
                                                        receipt.wallet.ToBase58(),
@@ -123,7 +124,7 @@ Result<std::string> ReceiptText(const Receipt& receipt) {
 }
 
 Result<Receipt> ParseReceiptText(std::string_view text) {
-  auto invalid = [](const std::string& why) { return Status::Error("receipt: " + why); };
+  auto invalid = [](const std::string& why) { return Status::InvalidArgument("receipt: " + why); };
   std::vector<std::string_view> parts;
   for (std::size_t start = 0;;) {
     std::size_t space = text.find(' ', start);
@@ -203,7 +204,8 @@ Status VerifyReceipt(std::string_view text, const Bytes64& signature,
                      const Bytes32& treasury_public_key) {
   NETGRAPH_ASSIGN_OR_RETURN(Receipt receipt, ParseReceiptText(text));
   if (!VerifyOffchainMessage(treasury_public_key, text, signature)) {
-    return Status::Error("receipt signature is not the treasury's signature of this text");
+    return Status::InvalidArgument(
+        "receipt signature is not the treasury's signature of this text");
   }
   return Status::Ok();
 }

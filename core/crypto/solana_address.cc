@@ -33,7 +33,7 @@ void Check(int openssl_result) {
 Result<SolanaAddress> SolanaAddress::Parse(std::string_view base58) {
   Bytes32 bytes;
   Status status = Base58DecodeExact(base58, bytes, kMaxBase58AddressLength);
-  if (!status.ok()) return Status::Error("address: " + status.message());
+  if (!status.ok()) return status.WithContext("address");
   return SolanaAddress(bytes);
 }
 
@@ -101,24 +101,26 @@ bool IsOnCurve(const Bytes32& bytes) {
 
 Result<SolanaAddress> CreateProgramAddress(const std::vector<Seed>& seeds,
                                            const SolanaAddress& program_id) {
-  if (seeds.size() > kMaxSeeds) return Status::Error("more than 16 seeds");
+  if (seeds.size() > kMaxSeeds) return Status::InvalidArgument("more than 16 seeds");
   std::vector<std::uint8_t> preimage;
   for (Seed seed : seeds) {
-    if (seed.size() > kMaxSeedLength) return Status::Error("a seed is longer than 32 bytes");
+    if (seed.size() > kMaxSeedLength)
+      return Status::InvalidArgument("a seed is longer than 32 bytes");
     preimage.insert(preimage.end(), seed.begin(), seed.end());
   }
   preimage.insert(preimage.end(), program_id.bytes().begin(), program_id.bytes().end());
   preimage.insert(preimage.end(), kPdaMarker.begin(), kPdaMarker.end());
   Bytes32 hash = Sha256(preimage);
-  if (IsOnCurve(hash)) return Status::Error("seeds give an address on the curve");
+  if (IsOnCurve(hash)) return Status::InvalidArgument("seeds give an address on the curve");
   return SolanaAddress(hash);
 }
 
 Result<ProgramAddress> FindProgramAddress(const std::vector<Seed>& seeds,
                                           const SolanaAddress& program_id) {
-  if (seeds.size() >= kMaxSeeds) return Status::Error("no room for the bump seed");
+  if (seeds.size() >= kMaxSeeds) return Status::InvalidArgument("no room for the bump seed");
   for (Seed seed : seeds) {
-    if (seed.size() > kMaxSeedLength) return Status::Error("a seed is longer than 32 bytes");
+    if (seed.size() > kMaxSeedLength)
+      return Status::InvalidArgument("a seed is longer than 32 bytes");
   }
   std::vector<Seed> with_bump = seeds;
   std::uint8_t bump = 0;
@@ -128,7 +130,7 @@ Result<ProgramAddress> FindProgramAddress(const std::vector<Seed>& seeds,
     Result<SolanaAddress> address = CreateProgramAddress(with_bump, program_id);
     if (address.ok()) return ProgramAddress{*address, bump};
   }
-  return Status::Error("no bump seed gives an off-curve address");
+  return Status::InvalidArgument("no bump seed gives an off-curve address");
 }
 
 Result<ProgramAddress> AssociatedTokenAddress(const SolanaAddress& wallet,

@@ -22,8 +22,10 @@ void Wipe(std::string& text) { OPENSSL_cleanse(text.data(), text.size()); }
 // Accepts what JSON accepts for this shape: whitespace, '[', 64 integers 0..255 (no leading
 // zeros, sign, fraction or exponent) separated by ',', then ']'.
 Status ParseKeypairNumbers(std::string_view json, Bytes32& seed, Bytes32& public_key) {
-  const Status not_an_array = Status::Error("a Solana keypair must be a JSON array of 64 numbers");
-  const Status not_a_byte = Status::Error("a Solana keypair must hold integers from 0 to 255");
+  const Status not_an_array =
+      Status::InvalidArgument("a Solana keypair must be a JSON array of 64 numbers");
+  const Status not_a_byte =
+      Status::InvalidArgument("a Solana keypair must hold integers from 0 to 255");
   std::size_t at = 0;
   auto skip_space = [&] {
     while (at < json.size() && std::string_view(" \t\n\r").find(json[at]) != json.npos) ++at;
@@ -63,18 +65,21 @@ Status ParseKeypairNumbers(std::string_view json, Bytes32& seed, Bytes32& public
 Status CheckPrivateFile(int fd, const std::filesystem::path& path) {
   struct stat info {};
   if (::fstat(fd, &info) != 0) {
-    return Status::Error("cannot stat keypair file " + path.string() + ": " + std::strerror(errno));
+    return Status::FailedPrecondition("cannot stat keypair file " + path.string() + ": " +
+                                      std::strerror(errno));
   }
   if (info.st_uid != ::geteuid()) {
-    return Status::Error("keypair file " + path.string() + " is owned by uid " +
-                         std::to_string(info.st_uid) + ", not by this process's user (uid " +
-                         std::to_string(::geteuid()) + "); chown it to the service user");
+    return Status::FailedPrecondition(
+        "keypair file " + path.string() + " is owned by uid " + std::to_string(info.st_uid) +
+        ", not by this process's user (uid " + std::to_string(::geteuid()) +
+        "); chown it to the service user");
   }
   if ((info.st_mode & 077) != 0) {
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
-    return Status::Error("keypair file " + path.string() + " is accessible by group or others " +
-                         "(mode " + mode + "); it holds a secret key: chmod 600 it");
+    return Status::FailedPrecondition("keypair file " + path.string() +
+                                      " is accessible by group or others " + "(mode " + mode +
+                                      "); it holds a secret key: chmod 600 it");
   }
   return Status::Ok();
 }
@@ -98,7 +103,7 @@ Result<Ed25519Keypair> ParseSolanaKeypairJson(std::string_view json) {
       parsed.ok() ? Ed25519Keypair::FromSeed(seed) : Result<Ed25519Keypair>(parsed);
   OPENSSL_cleanse(seed.data(), seed.size());
   if (keypair.ok() && keypair->public_key() != public_key) {
-    return Status::Error("the Solana keypair's public key does not match its secret key");
+    return Status::InvalidArgument("the Solana keypair's public key does not match its secret key");
   }
   return keypair;
 }
@@ -107,7 +112,8 @@ Result<Ed25519Keypair> ReadSolanaKeypairFile(const std::filesystem::path& path) 
   // The checks and the read use one descriptor, so the file checked is the file read.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    return Status::Error("cannot open keypair file " + path.string() + ": " + std::strerror(errno));
+    return Status::FailedPrecondition("cannot open keypair file " + path.string() + ": " +
+                                      std::strerror(errno));
   }
   Status usable = CheckPrivateFile(fd, path);
   // One fixed buffer, never reallocated, and no stream buffer in between, so no unwiped copy of
@@ -117,18 +123,18 @@ Result<Ed25519Keypair> ReadSolanaKeypairFile(const std::filesystem::path& path) 
   while (usable.ok() && size < text.size()) {
     const ssize_t n = ::read(fd, text.data() + size, text.size() - size);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) usable = Status::Error("cannot read keypair file " + path.string());
+    if (n < 0) usable = Status::FailedPrecondition("cannot read keypair file " + path.string());
     if (n <= 0) break;
     size += static_cast<std::size_t>(n);
   }
   ::close(fd);
   Result<Ed25519Keypair> keypair =
       !usable.ok()          ? Result<Ed25519Keypair>(usable)
-      : size > kMaxFileSize ? Result<Ed25519Keypair>(Status::Error("file is too large"))
+      : size > kMaxFileSize ? Result<Ed25519Keypair>(Status::InvalidArgument("file is too large"))
                             : ParseSolanaKeypairJson(std::string_view(text).substr(0, size));
   Wipe(text);
   if (!keypair.ok() && usable.ok()) {
-    return Status::Error(path.string() + ": " + keypair.status().message());
+    return keypair.status().WithContext(path.string());
   }
   return keypair;
 }
@@ -136,8 +142,8 @@ Result<Ed25519Keypair> ReadSolanaKeypairFile(const std::filesystem::path& path) 
 Status WriteSolanaKeypairFile(const std::filesystem::path& path, const Ed25519Keypair& keypair) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) {
-    return Status::Error("cannot create keypair file " + path.string() + ": " +
-                         std::strerror(errno));
+    return Status::FailedPrecondition("cannot create keypair file " + path.string() + ": " +
+                                      std::strerror(errno));
   }
   std::string json = ToSolanaKeypairJson(keypair);
   std::size_t written = 0;
@@ -153,7 +159,7 @@ Status WriteSolanaKeypairFile(const std::filesystem::path& path, const Ed25519Ke
   if (!complete) {
     std::error_code ignored;
     std::filesystem::remove(path, ignored);
-    return Status::Error("cannot write keypair file " + path.string());
+    return Status::FailedPrecondition("cannot write keypair file " + path.string());
   }
   return Status::Ok();
 }

@@ -78,14 +78,12 @@ Result<DemoSeed> SeedDemo(store::Connection& db) {
 
   Result<std::vector<store::VoucherRow>> available =
       store::AvailableVouchersInBatch(db, kDemoBatch);
-  if (!available.ok()) return available.status();
+  NETGRAPH_RETURN_IF_ERROR(available);
   const int missing = kDemoVoucherCount - static_cast<int>(available->size());
   if (missing > 0) {
-    if (Result<std::vector<Voucher>> issued = Issue(db, kDemoBatch, missing, "100"); !issued.ok()) {
-      return issued.status();
-    }
+    NETGRAPH_RETURN_IF_ERROR(Issue(db, kDemoBatch, missing, "100"));
     available = store::AvailableVouchersInBatch(db, kDemoBatch);
-    if (!available.ok()) return available.status();
+    NETGRAPH_RETURN_IF_ERROR(available);
   }
   NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
   DemoSeed seed;

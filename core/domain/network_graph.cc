@@ -108,7 +108,7 @@ Result<ImportSummary> ImportGraph(store::Connection& db, std::string_view json) 
   NETGRAPH_ASSIGN_OR_RETURN(GraphChange change, ParseImport(json, &summary));
   Status written = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     Result<std::optional<std::int64_t>> sequence = change.Write(db);
-    if (!sequence.ok()) return sequence.status();
+    NETGRAPH_RETURN_IF_ERROR(sequence);
     summary.sequence = *sequence;
     return Status::Ok();
   });

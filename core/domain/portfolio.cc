@@ -13,7 +13,7 @@ Result<Portfolio> ReadPortfolio(store::Connection& db, const User& user) {
     portfolio.user = user;
     NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
     Result<std::vector<std::string>> wallets = store::UserWallets(db, user.id);
-    if (!wallets.ok()) return wallets.status();
+    NETGRAPH_RETURN_IF_ERROR(wallets);
     portfolio.wallets = std::move(*wallets);
     NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::VoucherRow> vouchers,
                               store::UserVouchers(db, user.id));

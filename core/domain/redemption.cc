@@ -32,7 +32,7 @@ Outcome<Redemption> AttemptRedemption(store::Connection& db, const ConfidentialL
   }
 
   Result<std::int64_t> redemption_id = store::NextRedemptionId(db);
-  if (!redemption_id.ok()) return redemption_id.status();
+  NETGRAPH_RETURN_IF_ERROR(redemption_id);
   NETGRAPH_ASSIGN_OR_RETURN(
       std::vector<store::VoucherRow> taken,
       store::RedeemClaimedVouchers(db, user.id, wallet_address, *redemption_id));
@@ -76,9 +76,7 @@ Outcome<Redemption> AttemptRedemption(store::Connection& db, const ConfidentialL
   change.AddNode(WalletNode(wallet->public_id, /*confidential=*/true));
   change.AddNode(TokenNode(token));
   change.AddLink(GraphLink{wallet->public_id, kTokenNodeId, kHoldsLink});
-  if (Result<std::optional<std::int64_t>> written = change.Write(db); !written.ok()) {
-    return written.status();
-  }
+  NETGRAPH_RETURN_IF_ERROR(change.Write(db));
   return Redemption{ToTokenUnits(amount, token.decimals),
                     credit.signature,
                     request.wallet_address,

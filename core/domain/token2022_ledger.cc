@@ -17,10 +17,10 @@ Result<std::unique_ptr<Token2022Ledger>> Token2022Ledger::Create(const LedgerCon
   Result<crypto::Ed25519Keypair> treasury =
       crypto::ReadSolanaKeypairFile(config.treasury_keypair_file);
   if (!treasury.ok()) {
-    return Status::Error("NETGRAPH_TREASURY_KEYPAIR_FILE: " + treasury.status().message());
+    return treasury.status().WithContext("NETGRAPH_TREASURY_KEYPAIR_FILE");
   }
   Result<crypto::SolanaAddress> mint = crypto::SolanaAddress::Parse(config.mint_address);
-  if (!mint.ok()) return Status::Error("NETGRAPH_MINT_ADDRESS: " + mint.status().message());
+  if (!mint.ok()) return mint.status().WithContext("NETGRAPH_MINT_ADDRESS");
   return std::unique_ptr<Token2022Ledger>(new Token2022Ledger(*treasury, *mint));
 }
 
@@ -51,13 +51,13 @@ Result<Credit> Token2022Ledger::CreditAccount(const CreditRequest& request) cons
     Result<crypto::ElGamalCiphertext> stored =
         crypto::ElGamalCiphertext::Parse(*request.encrypted_balance);
     if (!stored.ok())
-      return Status::Error("stored encrypted balance: " + stored.status().message());
+      return Status::Internal("stored encrypted balance: " + stored.status().message());
     balance = *stored;
   }
   crypto::Bytes32 previous = crypto::kNoPreviousReceipt;
   if (request.previous_receipt_hash) {
     if (Status s = crypto::HexDecodeExact(*request.previous_receipt_hash, previous); !s.ok()) {
-      return Status::Error("stored receipt hash: " + s.message());
+      return Status::Internal("stored receipt hash: " + s.message());
     }
   }
 

@@ -37,10 +37,11 @@ Result<UpdateAuthenticator> UpdateAuthenticator::FromEnvironment(config::Environ
   const std::string setting = env.String(kUpdateSigningKeyFileVariable);
   if (setting == "off") return UpdateAuthenticator();
   if (setting.empty()) {
-    return Status::Error(std::string(kUpdateSigningKeyFileVariable) +
-                         " is not set: give it a file holding the shared key that signs graph "
-                         "updates on Redis (create one with: openssl rand -hex 32), or 'off' to "
-                         "publish and accept unsigned updates (unsafe)");
+    return Status::FailedPrecondition(
+        std::string(kUpdateSigningKeyFileVariable) +
+        " is not set: give it a file holding the shared key that signs graph "
+        "updates on Redis (create one with: openssl rand -hex 32), or 'off' to "
+        "publish and accept unsigned updates (unsafe)");
   }
   return FromKeyFile(setting);
 }
@@ -48,14 +49,15 @@ Result<UpdateAuthenticator> UpdateAuthenticator::FromEnvironment(config::Environ
 Result<UpdateAuthenticator> UpdateAuthenticator::FromKeyFile(const std::string& path) {
   std::ifstream file(path);
   if (!file) {
-    return Status::Error(std::string(kUpdateSigningKeyFileVariable) + ": cannot read " + path);
+    return Status::FailedPrecondition(std::string(kUpdateSigningKeyFileVariable) +
+                                      ": cannot read " + path);
   }
   std::ostringstream text;
   text << file.rdbuf();
   Result<UpdateAuthenticator> loaded = FromHexKey(text.str());
   if (!loaded.ok()) {
-    return Status::Error(std::string(kUpdateSigningKeyFileVariable) + " (" + path +
-                         "): " + loaded.status().message());
+    return Status::FailedPrecondition(std::string(kUpdateSigningKeyFileVariable) + " (" + path +
+                                      "): " + loaded.status().message());
   }
   return loaded;
 }
@@ -64,8 +66,8 @@ Result<UpdateAuthenticator> UpdateAuthenticator::FromHexKey(std::string_view hex
   std::size_t end = hex.find_last_not_of(" \t\r\n");
   hex = end == std::string_view::npos ? std::string_view() : hex.substr(0, end + 1);
   if (hex.size() < 2 * kMinKeyBytes || hex.size() % 2 != 0) {
-    return Status::Error("the key must be an even number of at least " +
-                         std::to_string(2 * kMinKeyBytes) + " lowercase hex digits");
+    return Status::InvalidArgument("the key must be an even number of at least " +
+                                   std::to_string(2 * kMinKeyBytes) + " lowercase hex digits");
   }
   std::vector<std::uint8_t> key(hex.size() / 2);
   NETGRAPH_RETURN_IF_ERROR(crypto::HexDecodeExact(hex, key));
@@ -84,16 +86,16 @@ Result<std::string_view> UpdateAuthenticator::Open(std::string_view channel,
                                                    std::string_view message) const {
   if (!signing()) return message;
   if (message.size() <= kMacHexDigits || message[kMacHexDigits] != '.') {
-    return Status::Error("the message is not signed");
+    return Status::PermissionDenied("the message is not signed");
   }
   crypto::Bytes32 claimed;
   if (!crypto::HexDecodeExact(message.substr(0, kMacHexDigits), claimed).ok()) {
-    return Status::Error("the message's signature is malformed");
+    return Status::PermissionDenied("the message's signature is malformed");
   }
   std::string_view payload = message.substr(kMacHexDigits + 1);
   const crypto::Bytes32 expected = Mac(key_, channel, payload);
   if (sodium_memcmp(claimed.data(), expected.data(), expected.size()) != 0) {
-    return Status::Error("the message's signature does not verify");
+    return Status::PermissionDenied("the message's signature does not verify");
   }
   return payload;
 }

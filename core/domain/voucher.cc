@@ -58,16 +58,14 @@ Outcome<Voucher> AttemptClaim(store::Connection& db, const User& user, std::stri
 
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::RoundRow> round,
                             store::FindRoundById(db, claimed->round_id));
-  if (!round.has_value()) return Status::Error("claim: the voucher's round is missing");
+  if (!round.has_value()) return Status::Internal("claim: the voucher's round is missing");
   GraphChange change;
   change.AddNode(InvestorNode(user.public_id));
   change.AddNode(WalletNode(wallet.public_id, /*confidential=*/false));
   change.AddNode(RoundNode(*round));
   change.AddLink(GraphLink{user.public_id, wallet.public_id, kOwnsLink});
   change.AddLink(GraphLink{wallet.public_id, RoundNodeId(round->id), kInvestedInLink});
-  if (Result<std::optional<std::int64_t>> written = change.Write(db); !written.ok()) {
-    return written.status();
-  }
+  NETGRAPH_RETURN_IF_ERROR(change.Write(db));
   return VoucherFromRow(*claimed, token.decimals);
 }
 

@@ -47,7 +47,8 @@ std::string ExpiryInstant(const std::string& expires) {
 
 Result<std::vector<Voucher>> IssueVouchers(store::Connection& db, const IssueRequest& request) {
   if (request.count < 1 || request.count > kMaxVouchersPerIssue) {
-    return Status::Error("the count must be between 1 and " + std::to_string(kMaxVouchersPerIssue));
+    return Status::InvalidArgument("the count must be between 1 and " +
+                                   std::to_string(kMaxVouchersPerIssue));
   }
   std::vector<Voucher> issued;
   Status written = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
@@ -55,15 +56,17 @@ Result<std::vector<Voucher>> IssueVouchers(store::Connection& db, const IssueReq
     NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
     std::optional<std::int64_t> amount = ParseTokenAmount(request.amount, token.decimals);
     if (!amount || *amount <= 0) {
-      return Status::Error("the amount must be a positive number of tokens with at most " +
-                           std::to_string(token.decimals) + " decimals, below 2^32 base units");
+      return Status::InvalidArgument(
+          "the amount must be a positive number of tokens with at most " +
+          std::to_string(token.decimals) + " decimals, below 2^32 base units");
     }
     NETGRAPH_ASSIGN_OR_RETURN(
         std::optional<store::RoundRow> round,
         request.round ? store::FindRound(db, *request.round) : store::CurrentRound(db));
     if (!round.has_value()) {
-      return Status::Error(request.round ? "no round named " + *request.round
-                                         : std::string("no round is open: name one with --round"));
+      return Status::NotFound(request.round
+                                  ? "no round named " + *request.round
+                                  : std::string("no round is open: name one with --round"));
     }
     std::optional<std::string> expires;
     if (request.expires) expires = ExpiryInstant(*request.expires);

@@ -43,7 +43,7 @@ std::string FormatVoucherCode(std::string_view normalized) {
 Result<std::string> GenerateVoucherCode() {
   std::array<unsigned char, kVoucherCodeLength> random{};
   if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1) {
-    return Status::Error("the system's random number generator failed");
+    return Status::Internal("the system's random number generator failed");
   }
   std::string code;
   // 256 is a multiple of 32, so the low five bits of a uniform byte are uniform.

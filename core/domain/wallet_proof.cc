@@ -31,7 +31,7 @@ std::span<const std::uint8_t> BytesOf(std::string_view text) {
 Result<std::string> RandomNonce() {
   std::array<std::uint8_t, 16> random{};
   if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1) {
-    return Status::Error("wallet challenge: the random generator failed");
+    return Status::Internal("wallet challenge: the random generator failed");
   }
   return crypto::Base58Encode(random);
 }
@@ -52,15 +52,13 @@ Result<ProvenWallet> TakeOver(store::Connection& db, const store::WalletRow& wal
   result.removed_token_account = removed.has_value();
   NETGRAPH_ASSIGN_OR_RETURN(
       bool moved, store::TransferWallet(db, wallet.address, wallet.user_id, user_id, proven));
-  if (!moved) return Status::Error("wallet takeover: the locked wallet changed owner");
+  if (!moved) return Status::Internal("wallet takeover: the locked wallet changed owner");
 
   GraphChange change;
   change.AddNode(InvestorNode(user_public_id));
   change.AddNode(WalletNode(wallet.public_id, /*confidential=*/false));
   change.AddLink(GraphLink{std::string(user_public_id), wallet.public_id, kOwnsLink});
-  if (Result<std::optional<std::int64_t>> written = change.Write(db); !written.ok()) {
-    return written.status();
-  }
+  NETGRAPH_RETURN_IF_ERROR(change.Write(db));
   return result;
 }
 
@@ -83,17 +81,15 @@ Outcome<ProvenWallet> AttemptProof(store::Connection& db, const User& user,
   if (!used) return Failure::kWalletChallengeUsed;
 
   // Registering first makes the row exist, so one exclusive lock covers every case below.
-  if (Result<store::WalletRow> registered = store::RegisterWallet(db, wallet_address, user.id);
-      !registered.ok()) {
-    return registered.status();
-  }
+  NETGRAPH_RETURN_IF_ERROR(store::RegisterWallet(db, wallet_address, user.id));
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::WalletRow> wallet,
                             store::FindWallet(db, wallet_address, store::RowLock::kForOwnerChange));
-  if (!wallet.has_value()) return Status::Error("wallet proof: the registered wallet is missing");
+  if (!wallet.has_value())
+    return Status::Internal("wallet proof: the registered wallet is missing");
   const store::WalletRow& current = *wallet;
   if (current.user_id == user.id) {
     NETGRAPH_ASSIGN_OR_RETURN(bool marked, store::MarkWalletProven(db, wallet_address, user.id));
-    if (!marked) return Status::Error("wallet proof: the locked wallet changed owner");
+    if (!marked) return Status::Internal("wallet proof: the locked wallet changed owner");
     return ProvenWallet{std::string(wallet_address)};
   }
   if (current.proven) return Failure::kWalletProvenByAnotherUser;
@@ -199,19 +195,20 @@ Outcome<ProvenWallet> VerifyWallet(store::Connection& db, const User& user,
 Result<ProvenWallet> ReassignWallet(store::Connection& db, std::string_view wallet_address,
                                     std::string_view idp_did) {
   if (!IsValidWalletAddress(wallet_address)) {
-    return Status::Error("not a wallet address: base58 of 32 bytes expected");
+    return Status::InvalidArgument("not a wallet address: base58 of 32 bytes expected");
   }
   std::optional<ProvenWallet> result;
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     result.reset();
     NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::UserRow> user,
                               store::FindUserByDid(db, idp_did));
-    if (!user.has_value()) return Status::Error("no user has the idpDid " + std::string(idp_did));
+    if (!user.has_value())
+      return Status::NotFound("no user has the idpDid " + std::string(idp_did));
     NETGRAPH_ASSIGN_OR_RETURN(
         std::optional<store::WalletRow> wallet,
         store::FindWallet(db, wallet_address, store::RowLock::kForOwnerChange));
     if (!wallet.has_value()) {
-      return Status::Error("no wallet " + std::string(wallet_address) + " is registered");
+      return Status::NotFound("no wallet " + std::string(wallet_address) + " is registered");
     }
     if (wallet->user_id == user->id) {
       result = ProvenWallet{std::string(wallet_address)};

@@ -68,8 +68,9 @@ class EngineImpl final : public Engine {
   Status BindTypeResolver(std::string_view abstract_type, TypeResolver resolver) override {
     const NamedType* type = bindings_.schema->FindType(abstract_type);
     if (type == nullptr || !IsAbstractType(*type)) {
-      return Status::Error("BindTypeResolver: the schema has no interface or union named \"" +
-                           std::string(abstract_type) + "\"");
+      return Status::InvalidArgument(
+          "BindTypeResolver: the schema has no interface or union named \"" +
+          std::string(abstract_type) + "\"");
     }
     bindings_.type_resolvers[type] = std::move(resolver);
     return Status::Ok();
@@ -80,8 +81,8 @@ class EngineImpl final : public Engine {
     if (Status s = FindBindableField("BindSubscribe", coordinate, &field); !s.ok()) return s;
     const NamedType* subscription = bindings_.schema->subscription_type();
     if (subscription == nullptr || subscription->FindField(field->name) != field) {
-      return Status::Error("BindSubscribe: " + std::string(coordinate) +
-                           " is not a field of the subscription root type");
+      return Status::InvalidArgument("BindSubscribe: " + std::string(coordinate) +
+                                     " is not a field of the subscription root type");
     }
     bindings_.subscribers[field] = std::move(resolver);
     return Status::Ok();
@@ -190,8 +191,9 @@ class EngineImpl final : public Engine {
                  ? nullptr
                  : type->FindField(coordinate.substr(dot + 1));
     if (*field == nullptr) {
-      return Status::Error(std::string(operation) + ": the schema has no object field \"" +
-                           std::string(coordinate) + "\"");
+      return Status::InvalidArgument(std::string(operation) +
+                                     ": the schema has no object field \"" +
+                                     std::string(coordinate) + "\"");
     }
     return Status::Ok();
   }

@@ -219,7 +219,7 @@ Status Connection::Open() {
   Close();
   Result<std::vector<std::pair<std::string, std::string>>> parameters =
       ConnectionParameters(conninfo_, options_);
-  if (!parameters.ok()) return parameters.status();
+  NETGRAPH_RETURN_IF_ERROR(parameters);
   std::vector<const char*> keywords;
   std::vector<const char*> values;
   for (const auto& [keyword, value] : *parameters) {

@@ -47,7 +47,7 @@ constexpr Statement kInsertRedemption{
     "signature) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"};
 
 Result<std::optional<TokenAccountRow>> AtMostOneAccount(Result<Rows> rows) {
-  if (!rows.ok()) return rows.status();
+  NETGRAPH_RETURN_IF_ERROR(rows);
   if (rows->empty()) return std::optional<TokenAccountRow>();
   return std::optional<TokenAccountRow>(TokenAccountRow{
       std::string(rows->Text(0, 0)), std::string(rows->Text(0, 1)), std::string(rows->Text(0, 2)),
@@ -55,8 +55,8 @@ Result<std::optional<TokenAccountRow>> AtMostOneAccount(Result<Rows> rows) {
 }
 
 Result<std::int64_t> OneInteger(Result<Rows> rows) {
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return Status::Error("the statement returned no row");
+  NETGRAPH_RETURN_IF_ERROR(rows);
+  if (rows->empty()) return Status::Internal("the statement returned no row");
   return rows->Int(0, 0);
 }
 
@@ -102,7 +102,7 @@ Status InsertRedemption(Connection& db, const RedemptionRow& r) {
 namespace {
 
 Result<std::optional<RedemptionRow>> AtMostOneRedemption(Result<Rows> rows) {
-  if (!rows.ok()) return rows.status();
+  NETGRAPH_RETURN_IF_ERROR(rows);
   if (rows->empty()) return std::optional<RedemptionRow>();
   RedemptionRow r;
   r.id = rows->Int(0, 0);

@@ -55,7 +55,7 @@ Result<std::vector<Migration>> Migrate(Connection& connection) {
           Isolation::kReadCommitted,
           [&]() -> Status {
             if (Status script = connection.ExecuteScript(std::string(file.content)); !script.ok()) {
-              return Status::Error(std::string(file.name) + ": " + script.message());
+              return script.WithContext(file.name);
             }
             Result<Rows> recorded =
                 connection.Run(kRecord, {std::to_string(version), std::string(file.name)});

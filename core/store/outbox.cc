@@ -26,7 +26,7 @@ constexpr Statement kPrune{"outbox_prune",
 
 Result<std::int64_t> NextOutboxId(Connection& db) {
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kNextId));
-  if (rows.empty()) return Status::Error("outbox: the sequence row is missing");
+  if (rows.empty()) return Status::Internal("outbox: the sequence row is missing");
   return rows.Int(0, 0);
 }
 

@@ -28,14 +28,14 @@ Result<std::string> PercentDecode(std::string_view text) {
     }
     std::uint8_t byte = 0;
     if (i + 2 >= text.size()) {
-      return Status::Error("a '%' must be followed by two hex digits");
+      return Status::InvalidArgument("a '%' must be followed by two hex digits");
     }
     for (char c : text.substr(i + 1, 2)) {
       int digit = c >= '0' && c <= '9'   ? c - '0'
                   : c >= 'a' && c <= 'f' ? c - 'a' + 10
                   : c >= 'A' && c <= 'F' ? c - 'A' + 10
                                          : -1;
-      if (digit < 0) return Status::Error("a '%' must be followed by two hex digits");
+      if (digit < 0) return Status::InvalidArgument("a '%' must be followed by two hex digits");
       byte = static_cast<std::uint8_t>(byte << 4 | digit);
     }
     decoded.push_back(static_cast<char>(byte));
@@ -63,7 +63,7 @@ Result<RedisAddress> RedisAddress::Parse(std::string_view url) {
   constexpr std::string_view kTcp = "redis://";
   constexpr std::string_view kTls = "rediss://";
   // The URL may hold a password: errors show the scheme and what is wrong, not the URL.
-  auto bad = [](const std::string& what) { return Status::Error("REDIS_URL: " + what); };
+  auto bad = [](const std::string& what) { return Status::InvalidArgument("REDIS_URL: " + what); };
   if (url.substr(0, kUnix.size()) == kUnix) {
     address.socket_path = std::string(url.substr(kUnix.size()));
     if (address.socket_path.empty() || address.socket_path[0] != '/') {
@@ -172,11 +172,11 @@ Status RedisClient::EnsureConnected() {
   context_ = address_.socket_path.empty()
                  ? redisConnectWithTimeout(address_.host.c_str(), address_.port, timeout)
                  : redisConnectUnixWithTimeout(address_.socket_path.c_str(), timeout);
-  if (context_ == nullptr) return Status::Error("Redis: out of memory");
+  if (context_ == nullptr) return Status::Internal("Redis: out of memory");
   if (context_->err != 0) {
     std::string message = std::string("Redis connection failed: ") + context_->errstr;
     Disconnect();
-    return Status::Error(message);
+    return Status::Unavailable(message);
   }
   redisSetTimeout(context_, timeout);
   for (const std::vector<std::string>& command : LoginCommands(address_)) {
@@ -193,8 +193,8 @@ Status RedisClient::EnsureConnected() {
                                                              : "";
     if (!problem.empty()) {
       Disconnect();
-      return Status::Error("Redis at " + address_.Describe() + ": " + command.front() +
-                           " failed: " + problem);
+      return Status::Unavailable("Redis at " + address_.Describe() + ": " + command.front() +
+                                 " failed: " + problem);
     }
   }
   return Status::Ok();
@@ -228,9 +228,10 @@ Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& se
       std::string error = std::string("Redis ") + name + " failed: " + context_->errstr;
       Disconnect();
       if (was_connected && attempt == 1) continue;
-      return Status::Error(error);
+      return Status::Unavailable(error);
     }
-    if (reply->type == REDIS_REPLY_ERROR) return Status::Error(std::string("Redis: ") + reply->str);
+    if (reply->type == REDIS_REPLY_ERROR)
+      return Status::Internal(std::string("Redis: ") + reply->str);
     return reply->type == REDIS_REPLY_INTEGER ? static_cast<std::int64_t>(reply->integer) : 0;
   }
 }

@@ -53,7 +53,7 @@ RoundRow ReadRound(const Rows& rows, int row) {
 }
 
 Result<std::optional<RoundRow>> AtMostOneRound(Result<Rows> rows) {
-  if (!rows.ok()) return rows.status();
+  NETGRAPH_RETURN_IF_ERROR(rows);
   if (rows->empty()) return std::optional<RoundRow>();
   return std::optional<RoundRow>(ReadRound(*rows, 0));
 }
@@ -62,7 +62,7 @@ Result<std::optional<RoundRow>> AtMostOneRound(Result<Rows> rows) {
 
 Result<TokenRow> ReadToken(Connection& db) {
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kReadToken));
-  if (rows.empty()) return Status::Error("token: the token row is missing");
+  if (rows.empty()) return Status::Internal("token: the token row is missing");
   return TokenRow{std::string(rows.Text(0, 0)), std::string(rows.Text(0, 1)),
                   static_cast<int>(rows.Int(0, 2))};
 }
@@ -86,13 +86,13 @@ Result<RoundRow> EnsureRound(Connection& db, const NewRound& round) {
     return s;
   }
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<RoundRow> stored, FindRound(db, round.name));
-  if (!stored.has_value()) return Status::Error("rounds: inserted round not found");
+  if (!stored.has_value()) return Status::Internal("rounds: inserted round not found");
   return *stored;
 }
 
 Result<InvestmentFigures> ReadInvestmentFigures(Connection& db) {
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kInvestmentFigures));
-  if (rows.empty()) return Status::Error("token: the token row is missing");
+  if (rows.empty()) return Status::Internal("token: the token row is missing");
   InvestmentFigures f;
   f.token = TokenRow{std::string(rows.Text(0, 0)), std::string(rows.Text(0, 1)),
                      static_cast<int>(rows.Int(0, 2))};
@@ -107,7 +107,7 @@ Result<InvestmentFigures> ReadInvestmentFigures(Connection& db) {
 
 Result<UserInvestment> ReadUserInvestment(Connection& db, std::int64_t user_id) {
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kUserInvestment, {std::to_string(user_id)}));
-  if (rows.empty()) return Status::Error("user_investment: no row");
+  if (rows.empty()) return Status::Internal("user_investment: no row");
   return UserInvestment{rows.Float(0, 0), rows.Int(0, 1)};
 }
 

@@ -35,8 +35,8 @@ UserRow ReadUser(const Rows& rows, int row) {
 }
 
 Result<UserRow> OneUser(Result<Rows> rows) {
-  if (!rows.ok()) return rows.status();
-  if (rows->empty()) return Status::Error("users: the statement returned no row");
+  NETGRAPH_RETURN_IF_ERROR(rows);
+  if (rows->empty()) return Status::Internal("users: the statement returned no row");
   return ReadUser(*rows, 0);
 }
 

@@ -73,7 +73,7 @@ VoucherRow ReadVoucher(const Rows& rows, int row) {
 }
 
 Result<std::vector<VoucherRow>> AllVouchers(Result<Rows> rows) {
-  if (!rows.ok()) return rows.status();
+  NETGRAPH_RETURN_IF_ERROR(rows);
   std::vector<VoucherRow> vouchers;
   vouchers.reserve(static_cast<std::size_t>(rows->size()));
   for (int i = 0; i < rows->size(); ++i) vouchers.push_back(ReadVoucher(*rows, i));
@@ -81,7 +81,7 @@ Result<std::vector<VoucherRow>> AllVouchers(Result<Rows> rows) {
 }
 
 Result<std::optional<VoucherRow>> AtMostOneVoucher(Result<Rows> rows) {
-  if (!rows.ok()) return rows.status();
+  NETGRAPH_RETURN_IF_ERROR(rows);
   if (rows->empty()) return std::optional<VoucherRow>();
   return std::optional<VoucherRow>(ReadVoucher(*rows, 0));
 }
@@ -94,7 +94,7 @@ Result<VoucherRow> InsertVoucher(Connection& db, const NewVoucher& voucher) {
       AtMostOneVoucher(
           db.Run(kInsert, {voucher.code, std::to_string(voucher.amount),
                            std::to_string(voucher.round_id), voucher.expires_at, voucher.batch})));
-  if (!row.has_value()) return Status::Error("vouchers: insert returned no row");
+  if (!row.has_value()) return Status::Internal("vouchers: insert returned no row");
   return *row;
 }
 

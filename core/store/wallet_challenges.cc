@@ -32,7 +32,7 @@ Status PruneWalletChallenges(Connection& db, std::int64_t user_id,
 
 Result<std::int64_t> CountOpenWalletChallenges(Connection& db, std::int64_t user_id) {
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kCountOpen, {std::to_string(user_id)}));
-  if (rows.empty()) return Status::Error("wallet_challenges: count returned no row");
+  if (rows.empty()) return Status::Internal("wallet_challenges: count returned no row");
   return rows.Int(0, 0);
 }
 

@@ -60,7 +60,7 @@ Result<WalletRow> RegisterWallet(Connection& db, std::string_view address, std::
   // finish) the row is visible: ours or the winner's.
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<WalletRow> wallet,
                             FindWallet(db, address, RowLock::kForKeyShare));
-  if (!wallet.has_value()) return Status::Error("wallets: registered wallet not found");
+  if (!wallet.has_value()) return Status::Internal("wallets: registered wallet not found");
   return *wallet;
 }
 
