@@ -73,6 +73,8 @@ class TokenVerifierTest : public ::testing::Test {
                                std::chrono::system_clock::time_point now = kNow) {
     Result<Identity> identity = verifier.Verify(token, now);
     EXPECT_FALSE(identity.ok()) << "accepted: " << token;
+    // Every refusal has the one code callers act on (a 401-like answer), whatever its reason.
+    EXPECT_TRUE(identity.status().IsUnauthenticated()) << identity.status().message();
     return identity.status().message();
   }
   static void ExpectAccepted(const TokenVerifier& verifier, const std::string& token,
@@ -240,7 +242,8 @@ TEST_F(TokenVerifierTest, RejectsEveryTruncation) {
   TokenVerifier verifier = EcVerifier();
   std::string token = SignJws(Header(), Claims(), EcKey());
   for (std::size_t length = 0; length < token.size(); ++length) {
-    EXPECT_FALSE(verifier.Verify(token.substr(0, length), kNow).ok()) << length;
+    Result<Identity> identity = verifier.Verify(token.substr(0, length), kNow);
+    EXPECT_TRUE(identity.status().IsUnauthenticated()) << length;
   }
 }
 

@@ -74,6 +74,7 @@ TEST(Base58Test, RejectsCharactersOutsideTheAlphabet) {
     std::string address = "4WCfDRZGuArEsp3BRU3H7mLu14r8gdna63E2A7SSuLn" + text;
     Status status = Base58DecodeExact(address, out, kMaxBase58AddressLength);
     EXPECT_THAT(status.message(), HasSubstr("outside the alphabet")) << address;
+    EXPECT_TRUE(status.IsInvalidArgument()) << address;
   }
 }
 
