@@ -55,7 +55,7 @@ query Echo($i: Int, $f: Float, $s: String, $b: Boolean, $id: ID, $c: Color, $p: 
 )";
 
 // The variable of each argument, as the query names them.
-constexpr const char* kArguments[] = {"i",  "f",  "s",  "b",  "id", "c",  "p",
+constexpr const char* kArguments[] = {"i",  "f",  "s",  "b",  "id", "c", "p",
                                       "sh", "li", "ls", "nn", "d",  "dl"};
 
 [[noreturn]] void Fail(const std::string& what, const std::string& detail) {
@@ -95,7 +95,8 @@ nlohmann::json Echoed(const ExecutionResult& result, const std::string& input) {
     if (!body.contains("errors") || !body["errors"].is_array() || body["errors"].empty())
       Fail("a request error without errors", result.Body() + "\n" + input);
     for (const nlohmann::json& error : body["errors"]) {
-      if (!error.contains("message") || !error["message"].is_string() || !error.contains("locations"))
+      if (!error.contains("message") || !error["message"].is_string() ||
+          !error.contains("locations"))
         Fail("a variable error without a message and a location", result.Body());
     }
     return nullptr;
