@@ -5,6 +5,31 @@
 
 namespace netgraph::api {
 
+std::size_t ReadCache::ApproximateBytes(const graphql::Value& value) {
+  std::size_t bytes = sizeof(graphql::Value);
+  switch (value.kind()) {
+    case graphql::Value::Kind::kString:
+      bytes += value.as_string().capacity();
+      break;
+    case graphql::Value::Kind::kList:
+      for (const graphql::Value& item : value.as_list()) bytes += ApproximateBytes(item);
+      break;
+    case graphql::Value::Kind::kObject:
+      for (const auto& [key, field] : value.as_object()) {
+        bytes += sizeof(std::string) + key.capacity() + ApproximateBytes(field);
+      }
+      break;
+    default:
+      break;
+  }
+  return bytes;
+}
+
+void ReadCache::Evict(std::vector<Entry>::iterator entry) {
+  bytes_ -= entry->bytes;
+  entries_.erase(entry);
+}
+
 Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point now,
                                       const std::function<Result<Fresh>()>& read) {
   if (!enabled()) {
@@ -15,6 +40,7 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
   const std::uint64_t generation = generation_->Current();
   if (generation != entries_generation_) {
     entries_.clear();  // all read at an older generation: none can be current again
+    bytes_ = 0;
     entries_generation_ = generation;
   }
   auto found = std::find_if(entries_.begin(), entries_.end(),
@@ -24,15 +50,18 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
       found->last_used = ++uses_;
       return found->value;
     }
-    entries_.erase(found);
+    Evict(found);
   }
   NETGRAPH_ASSIGN_OR_RETURN(Fresh fresh, read());
-  if (entries_.size() >= capacity_) {
-    entries_.erase(
-        std::min_element(entries_.begin(), entries_.end(),
-                         [](const Entry& a, const Entry& b) { return a.last_used < b.last_used; }));
+  const std::size_t bytes = ApproximateBytes(fresh.value);
+  if (bytes > max_bytes_) return std::move(fresh.value);
+  while (!entries_.empty() && (entries_.size() >= max_entries_ || bytes_ + bytes > max_bytes_)) {
+    Evict(std::min_element(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+      return a.last_used < b.last_used;
+    }));
   }
-  entries_.push_back(Entry{std::string(key), fresh.value, fresh.valid_until, ++uses_});
+  entries_.push_back(Entry{std::string(key), fresh.value, fresh.valid_until, bytes, ++uses_});
+  bytes_ += bytes;
   return std::move(fresh.value);
 }
 

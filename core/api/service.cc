@@ -19,9 +19,11 @@ namespace {
 // A flood of bad tokens writes about two lines a minute per process (core/throttled_log.h).
 constexpr std::chrono::seconds kRejectionLogInterval{60};
 
-// Distinct public answers a process keeps: networkGraph per limit, and investmentData. A
-// networkGraph(limit: 1000) answer holds about 200 KB, so a full cache stays within a few MB.
+// Distinct public answers a process keeps (networkGraph per limit, and investmentData) and the
+// memory they may hold: a pool worker must stay small (32 MiB RSS, issue 11) and a
+// networkGraph(limit: 1000) answer holds about 1.4 MB, a limit: 100 one about 140 KB.
 constexpr std::size_t kReadCacheEntries = 16;
+constexpr std::size_t kReadCacheBytes = 4 * 1024 * 1024;
 
 }  // namespace
 
@@ -84,7 +86,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
       updates_(config.updates),
       ledger_(std::move(ledger)),
       read_cache_on_(config.read_cache),
-      read_cache_(kReadCacheEntries) {}
+      read_cache_(kReadCacheEntries, kReadCacheBytes) {}
 
 void Service::UseDataGeneration(DataGeneration* generation) {
   generation_ = generation;

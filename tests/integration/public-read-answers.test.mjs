@@ -69,29 +69,30 @@ test('networkGraph and investmentData answer what the aggregates over every row 
     return body.data;
   };
   const compare = async (stage) => {
-    for (const limit of [1, 2, 37, 100, 250, 1000]) {
+    for (const limit of [1, 2, 37, 100, 1000]) {
       assert.deepEqual((await read(GRAPH(limit))).networkGraph, expectedGraph(limit), `${stage}: limit ${limit}`);
     }
     assert.deepEqual((await read(INVESTMENT)).investmentData, psqlJson(EXPECTED_INVESTMENT), stage);
   };
 
-  // 400 nodes of three types with 1,200 links among them and to each other's hubs, imported in
-  // two steps so their change times differ, then 60 of them changed again (the newest).
+  // 150 nodes of three types with 450 links among them (many to ten hubs), imported in two steps
+  // so their change times differ, then 40 of them changed again (the newest). Kept small: the
+  // stack's graph is shared with the other tests.
   const random = generator(process.pid);
   const tag = `answers-${process.pid}-${Date.now()}`;
-  const ids = Array.from({ length: 400 }, (_, i) => `${tag}-${i}`);
+  const ids = Array.from({ length: 150 }, (_, i) => `${tag}-${i}`);
   const node = (id, i, labels) => ({ id, type: ['Alpha', 'Beta', 'Gamma'][i % 3], labels });
-  const links = Array.from({ length: 1200 }, (_, i) => ({
-    source: ids[random(400)], target: ids[i % 7 === 0 ? random(10) : random(400)], type: ['A', 'B'][random(2)],
+  const links = Array.from({ length: 450 }, (_, i) => ({
+    source: ids[random(150)], target: ids[i % 3 === 0 ? random(10) : random(150)], type: ['A', 'B'][random(2)],
   }));
   const importFile = (name, graph) => {
     const file = path.join(runDir, `${tag}-${name}.json`);
     writeFileSync(file, JSON.stringify(graph));
     netgraphctl('graph', 'import', file);
   };
-  importFile('first', { nodes: ids.slice(0, 200).map((id, i) => node(id, i, [])), links: [] });
-  importFile('second', { nodes: ids.slice(200).map((id, i) => node(id, i, [`l${i % 5}`])), links });
-  importFile('again', { nodes: ids.slice(100, 160).map((id, i) => node(id, i + 1, ['changed', `x${i}`])) });
+  importFile('first', { nodes: ids.slice(0, 75).map((id, i) => node(id, i, [])), links: [] });
+  importFile('second', { nodes: ids.slice(75).map((id, i) => node(id, i, [`l${i % 5}`])), links });
+  importFile('again', { nodes: ids.slice(50, 90).map((id, i) => node(id, i + 1, ['changed', `x${i}`])) });
   await compare('graph imported');
 
   // Vouchers claimed by three investors, one of them redeemed, one claim past its expiry.

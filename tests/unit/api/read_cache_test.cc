@@ -39,7 +39,7 @@ class ReadCacheTest : public ::testing::Test {
 };
 
 TEST_F(ReadCacheTest, AnswersFromMemoryUntilTheGenerationAdvances) {
-  ReadCache cache(4);
+  ReadCache cache(4, 1 << 20);
   cache.Attach(&generation);
   EXPECT_EQ(Get(cache, "a"), "a#1");
   EXPECT_EQ(Get(cache, "a"), "a#1");
@@ -51,7 +51,7 @@ TEST_F(ReadCacheTest, AnswersFromMemoryUntilTheGenerationAdvances) {
 }
 
 TEST_F(ReadCacheTest, AnAnswerReadWhileTheGenerationAdvancesIsNotKeptAsCurrent) {
-  ReadCache cache(4);
+  ReadCache cache(4, 1 << 20);
   cache.Attach(&generation);
   // A change commits (and advances the generation) while the database is being read.
   Result<Value> racing = cache.Get("a", kNow, [&]() -> Result<ReadCache::Fresh> {
@@ -63,7 +63,7 @@ TEST_F(ReadCacheTest, AnAnswerReadWhileTheGenerationAdvancesIsNotKeptAsCurrent) 
 }
 
 TEST_F(ReadCacheTest, AnAnswerThatChangesWithTimeIsReadAgainFromThatInstant) {
-  ReadCache cache(4);
+  ReadCache cache(4, 1 << 20);
   cache.Attach(&generation);
   const auto until = kNow + seconds(5);
   EXPECT_EQ(Get(cache, "a", until), "a#1");
@@ -73,7 +73,7 @@ TEST_F(ReadCacheTest, AnAnswerThatChangesWithTimeIsReadAgainFromThatInstant) {
 }
 
 TEST_F(ReadCacheTest, KeepsAtMostItsCapacityDroppingTheLeastRecentlyUsed) {
-  ReadCache cache(2);
+  ReadCache cache(2, 1 << 20);
   cache.Attach(&generation);
   Get(cache, "a");
   Get(cache, "b");
@@ -85,8 +85,34 @@ TEST_F(ReadCacheTest, KeepsAtMostItsCapacityDroppingTheLeastRecentlyUsed) {
   EXPECT_EQ(Get(cache, "b"), "b#4");
 }
 
+TEST_F(ReadCacheTest, KeepsAtMostItsBytesAndNothingLargerThanThem) {
+  const std::size_t one = ReadCache::ApproximateBytes(Value::String("a#1"));
+  ReadCache cache(16, 2 * one);
+  cache.Attach(&generation);
+  Get(cache, "a");
+  Get(cache, "b");
+  Get(cache, "c");  // a goes: three do not fit
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_LE(cache.bytes(), 2 * one);
+  EXPECT_EQ(Get(cache, "c"), "c#3");
+  EXPECT_EQ(Get(cache, "a"), "a#4");
+
+  ReadCache small(16, one - 1);
+  small.Attach(&generation);
+  EXPECT_EQ(Get(small, "a"), "a#5");
+  EXPECT_EQ(Get(small, "a"), "a#6") << "too large to keep";
+  EXPECT_EQ(small.size(), 0u);
+}
+
+TEST_F(ReadCacheTest, CountsTheMemoryOfNestedAnswers) {
+  const Value node = Value::MakeObject({{"id", Value::String(std::string(100, 'x'))}});
+  const Value list = Value::MakeList({node, node, node});
+  EXPECT_GE(ReadCache::ApproximateBytes(node), 100 + 2 * sizeof(Value));
+  EXPECT_GE(ReadCache::ApproximateBytes(list), 3 * ReadCache::ApproximateBytes(node));
+}
+
 TEST_F(ReadCacheTest, ErrorsAreNotKept) {
-  ReadCache cache(4);
+  ReadCache cache(4, 1 << 20);
   cache.Attach(&generation);
   Result<Value> failed = cache.Get("a", kNow, []() -> Result<ReadCache::Fresh> {
     return Status::Error("the database is down");
@@ -96,7 +122,7 @@ TEST_F(ReadCacheTest, ErrorsAreNotKept) {
 }
 
 TEST_F(ReadCacheTest, WithoutAGenerationEveryGetReads) {
-  ReadCache cache(4);
+  ReadCache cache(4, 1 << 20);
   EXPECT_FALSE(cache.enabled());
   EXPECT_EQ(Get(cache, "a"), "a#1");
   EXPECT_EQ(Get(cache, "a"), "a#2");
