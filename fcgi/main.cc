@@ -16,6 +16,7 @@
 #include "daemon/listen_socket.h"
 #include "daemon/startup.h"
 #include "fcgi/cors.h"
+#include "fcgi/data_generation.h"
 #include "fcgi/outbox_relay_process.h"
 #include "fcgi/prefork_master.h"
 #include "fcgi/worker.h"
@@ -60,6 +61,14 @@ int main(int argc, char** argv) {
   }
   worker.http.cors = std::move(cors).value();
   api::Service& service = *loaded->service;
+  // Mapped before the fork, so that every worker and the relay share it.
+  Result<std::unique_ptr<fcgi::SharedDataGeneration>> generation =
+      fcgi::SharedDataGeneration::Create();
+  if (!generation.ok()) {
+    log::Error(generation.status().message());
+    return 1;
+  }
+  service.UseDataGeneration(generation->get());
 
   Result<daemon::ServingSocket> socket = daemon::TakeOrOpenListenSocket(listen, backlog);
   if (!socket.ok()) {

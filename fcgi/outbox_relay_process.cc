@@ -23,8 +23,27 @@ void Pause(std::chrono::milliseconds duration) {
   ::poll(nullptr, 0, static_cast<int>(duration.count()));
 }
 
-void Run(domain::OutboxRelay& relay) {
-  using Clock = std::chrono::steady_clock;
+using Clock = std::chrono::steady_clock;
+
+// Sleeps `duration` (a back-off) while still invalidating the workers' read caches at every
+// change announced meanwhile: a Redis outage must not make reads stale. When PostgreSQL is what
+// failed there is nothing to hear; a signal ends the sleep early.
+void SleepNotingChanges(domain::OutboxRelay& relay, api::Service& service,
+                        std::chrono::milliseconds duration) {
+  const Clock::time_point end = Clock::now() + duration;
+  while (g_stop == 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
+    if (left.count() <= 0) return;
+    Result<bool> woken = relay.AwaitAppend(left);
+    if (!woken.ok()) {
+      Pause(left);
+      return;
+    }
+    if (*woken) service.NoteDataChanged();
+  }
+}
+
+void Run(domain::OutboxRelay& relay, api::Service& service) {
   const domain::RelayOptions& options = relay.options();
   std::chrono::milliseconds backoff{0};
   Clock::time_point next_housekeeping = Clock::now();
@@ -41,12 +60,16 @@ void Run(domain::OutboxRelay& relay) {
     }
     if (problem != last_problem) {
       if (!problem.empty()) log::Warn("relay: " + problem + "; retrying with back-off");
-      if (problem.empty()) log::Info("relay: publishing again");
+      if (problem.empty()) {
+        log::Info("relay: publishing again");
+        // Changes announced while the connection was down went unheard.
+        service.NoteDataChanged();
+      }
       last_problem = problem;
     }
     if (!problem.empty()) {
       backoff = std::clamp(backoff * 2, std::chrono::milliseconds(100), options.max_backoff);
-      Pause(backoff);
+      SleepNotingChanges(relay, service, backoff);
       continue;
     }
     backoff = std::chrono::milliseconds(0);
@@ -58,6 +81,9 @@ void Run(domain::OutboxRelay& relay) {
     if (g_stop != 0) break;
     if (Result<bool> woken = relay.AwaitAppend(options.poll_interval); !woken.ok()) {
       Pause(options.poll_interval);
+    } else if (*woken) {
+      // Before publishing: the workers' caches must not wait on Redis.
+      service.NoteDataChanged();
     }
   }
 }
@@ -75,7 +101,7 @@ int RunOutboxRelayProcess(api::Service& service) {
   }
   domain::OutboxRelay relay(service.database(), service.redis(), service.updates(),
                             service.relay_options());
-  Run(relay);
+  Run(relay, service);
   log::Info("relay: stopped");
   return 0;
 }

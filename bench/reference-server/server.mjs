@@ -1,8 +1,9 @@
 // The Node peer of bench/http-bench.mjs: what a good Node team would deploy for netgraph's public
 // reads. fastify + mercurius with graphql-jit compilation, node-postgres, one process per core
 // (node:cluster), serving netgraph's own schema (core/api/schema.graphql) on the same database.
-// Its resolvers run the same SQL statements as netgraph's (core/store/graph.cc, core/store/token.cc),
-// so the benchmark compares the servers, not the queries.
+// Its resolvers run the SQL statements netgraph ran before issue 11 (core/store/graph.cc,
+// core/store/token.cc at the time: the links among the recent nodes left to the planner, the
+// investment aggregate over every voucher), the baseline the issue's targets are set against.
 //
 //   node server.mjs --port P [--processes N]      (DATABASE_URL names the database)
 // Prints "listening on P" once every process accepts connections.
@@ -54,7 +55,7 @@ if (cluster.isPrimary) {
   // Connections stay open, as netgraph's workers keep theirs.
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4, idleTimeoutMillis: 0 });
 
-  // The statements of core/store/graph.cc and core/store/token.cc, prepared by name as netgraph's are.
+  // netgraph's statements before issue 11, prepared by name as netgraph's are.
   const recentNodes = {
     name: 'graph_recent_nodes',
     text: 'SELECT id, type, to_json(labels)::text AS labels, epoch_us(changed_at) AS changed FROM graph_nodes ' +

@@ -92,12 +92,49 @@ Value MutationRefusal(domain::Failure failure, std::initializer_list<const char*
   return Value::MakeObject(std::move(fields));
 }
 
+// After a mutation that may have changed the public data (vouchers, the graph): unless the domain
+// refused it (then nothing was written), the read caches of every process sharing the data
+// generation are invalidated before this response leaves. An error counts as a change: the
+// commit may have happened.
+template <typename T>
+void NoteChangeUnlessRefused(Service& service, const domain::Outcome<T>& outcome) {
+  if (!outcome.failure()) service.NoteDataChanged();
+}
+
 ResolverResult GraphdbStatus(const ResolveInfo& info) {
   Result<std::string> version = ServiceOf(info).database().ServerVersion();
   return Value::MakeObject({
       {"connected", Value::Boolean(version.ok())},
       {"version", version.ok() ? Value::String(*version) : Value()},
   });
+}
+
+Result<ReadCache::Fresh> ReadNetworkGraph(Service& service, std::int64_t limit) {
+  NETGRAPH_ASSIGN_OR_RETURN(domain::NetworkGraph graph,
+                            domain::ReadNetworkGraph(service.database(), limit));
+  Value::List nodes;
+  nodes.reserve(graph.nodes.size());
+  for (const domain::GraphNode& n : graph.nodes) {
+    nodes.push_back(Value::MakeObject({{"id", Value::String(n.id)},
+                                       {"type", Value::String(n.type)},
+                                       {"labels", StringList(n.labels)}}));
+  }
+  Value::List links;
+  links.reserve(graph.links.size());
+  for (const domain::GraphLink& l : graph.links) {
+    links.push_back(Value::MakeObject({{"source", Value::String(l.source)},
+                                       {"target", Value::String(l.target)},
+                                       {"type", Value::String(l.type)}}));
+  }
+  Value metadata = Value::MakeObject({
+      {"nodeCount", Value::Int(static_cast<std::int64_t>(nodes.size()))},
+      {"linkCount", Value::Int(static_cast<std::int64_t>(links.size()))},
+      {"lastUpdated", OptionalDateTime(graph.last_updated)},
+  });
+  return ReadCache::Fresh{Value::MakeObject({{"nodes", Value::MakeList(std::move(nodes))},
+                                             {"links", Value::MakeList(std::move(links))},
+                                             {"metadata", std::move(metadata)}}),
+                          std::nullopt};
 }
 
 ResolverResult NetworkGraph(const ResolveInfo& info) {
@@ -108,45 +145,40 @@ ResolverResult NetworkGraph(const ResolveInfo& info) {
     return BadInput("limit must be between " + std::to_string(domain::kMinGraphLimit) + " and " +
                     std::to_string(domain::kMaxGraphLimit) + ", not " + std::to_string(limit));
   }
-  Result<domain::NetworkGraph> graph = domain::ReadNetworkGraph(ServiceOf(info).database(), limit);
+  Service& service = ServiceOf(info);
+  Result<Value> graph =
+      service.read_cache().Get("networkGraph:" + std::to_string(limit), ReadCache::Clock::now(),
+                               [&] { return ReadNetworkGraph(service, limit); });
   if (!graph.ok()) return InternalError(info, graph.status());
-  Value::List nodes;
-  nodes.reserve(graph->nodes.size());
-  for (const domain::GraphNode& n : graph->nodes) {
-    nodes.push_back(Value::MakeObject({{"id", Value::String(n.id)},
-                                       {"type", Value::String(n.type)},
-                                       {"labels", StringList(n.labels)}}));
+  return std::move(graph).value();
+}
+
+Result<ReadCache::Fresh> ReadInvestmentData(Service& service) {
+  NETGRAPH_ASSIGN_OR_RETURN(domain::InvestmentData data,
+                            domain::ReadInvestmentData(service.database()));
+  std::optional<ReadCache::Clock::time_point> valid_until;
+  if (data.next_change) {
+    valid_until = ReadCache::Clock::time_point(std::chrono::microseconds(*data.next_change));
   }
-  Value::List links;
-  links.reserve(graph->links.size());
-  for (const domain::GraphLink& l : graph->links) {
-    links.push_back(Value::MakeObject({{"source", Value::String(l.source)},
-                                       {"target", Value::String(l.target)},
-                                       {"type", Value::String(l.type)}}));
-  }
-  Value metadata = Value::MakeObject({
-      {"nodeCount", Value::Int(static_cast<std::int64_t>(nodes.size()))},
-      {"linkCount", Value::Int(static_cast<std::int64_t>(links.size()))},
-      {"lastUpdated", OptionalDateTime(graph->last_updated)},
-  });
-  return Value::MakeObject({{"nodes", Value::MakeList(std::move(nodes))},
-                            {"links", Value::MakeList(std::move(links))},
-                            {"metadata", std::move(metadata)}});
+  return ReadCache::Fresh{Value::MakeObject({
+                              {"tokenName", Value::String(data.token.name)},
+                              {"tokenSymbol", Value::String(data.token.symbol)},
+                              {"currentRound", OptionalString(data.current_round)},
+                              {"roundRaised", Value::Float(data.round_raised)},
+                              {"roundTarget", Value::Float(data.round_target)},
+                              {"investorCount", Value::Int(data.investor_count)},
+                              {"currentPrice", Value::Float(data.current_price)},
+                              {"marketCap", Value::Float(data.market_cap)},
+                          }),
+                          valid_until};
 }
 
 ResolverResult InvestmentData(const ResolveInfo& info) {
-  Result<domain::InvestmentData> data = domain::ReadInvestmentData(ServiceOf(info).database());
+  Service& service = ServiceOf(info);
+  Result<Value> data = service.read_cache().Get("investmentData", ReadCache::Clock::now(),
+                                                [&] { return ReadInvestmentData(service); });
   if (!data.ok()) return InternalError(info, data.status());
-  return Value::MakeObject({
-      {"tokenName", Value::String(data->token.name)},
-      {"tokenSymbol", Value::String(data->token.symbol)},
-      {"currentRound", OptionalString(data->current_round)},
-      {"roundRaised", Value::Float(data->round_raised)},
-      {"roundTarget", Value::Float(data->round_target)},
-      {"investorCount", Value::Int(data->investor_count)},
-      {"currentPrice", Value::Float(data->current_price)},
-      {"marketCap", Value::Float(data->market_cap)},
-  });
+  return std::move(data).value();
 }
 
 ResolverResult GetUserPortfolio(const ResolveInfo& info) {
@@ -226,6 +258,7 @@ ResolverResult ClaimVoucher(const ResolveInfo& info) {
   domain::Outcome<domain::Voucher> claimed = domain::ClaimVoucher(
       service.database(), service.claim_policy(), *user.value(),
       StringArgument(info, "voucherCode"), StringArgument(info, "walletAddress"));
+  NoteChangeUnlessRefused(service, claimed);
   if (const Status* error = claimed.error()) return InternalError(info, *error);
   if (claimed.failure()) return MutationRefusal(*claimed.failure(), {"voucher"});
   return Value::MakeObject({
@@ -245,6 +278,7 @@ ResolverResult RedeemVoucher(const ResolveInfo& info) {
   domain::Outcome<domain::Redemption> redeemed = domain::RedeemVouchers(
       service.database(), service.ledger(), *user.value(), StringArgument(info, "walletAddress"),
       StringArgument(info, "confidentialPublicKey"));
+  NoteChangeUnlessRefused(service, redeemed);
   if (const Status* error = redeemed.error()) return InternalError(info, *error);
   if (redeemed.failure()) return MutationRefusal(*redeemed.failure(), {"redemption"});
   const domain::Redemption& r = redeemed.value();
@@ -292,9 +326,11 @@ ResolverResult VerifyWallet(const ResolveInfo& info) {
   domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
   if (const Status* error = user.error()) return InternalError(info, *error);
   if (user.failure()) return MutationRefusal(*user.failure(), kVerifyWalletFields);
-  domain::Outcome<domain::ProvenWallet> proven = domain::VerifyWallet(
-      ServiceOf(info).database(), *user.value(), StringArgument(info, "walletAddress"),
-      StringArgument(info, "signature"));
+  Service& service = ServiceOf(info);
+  domain::Outcome<domain::ProvenWallet> proven =
+      domain::VerifyWallet(service.database(), *user.value(), StringArgument(info, "walletAddress"),
+                           StringArgument(info, "signature"));
+  NoteChangeUnlessRefused(service, proven);  // a takeover releases claims
   if (const Status* error = proven.error()) return InternalError(info, *error);
   if (proven.failure()) return MutationRefusal(*proven.failure(), kVerifyWalletFields);
   const domain::ProvenWallet& p = proven.value();

@@ -19,6 +19,12 @@ namespace {
 // A flood of bad tokens writes about two lines a minute per process (core/throttled_log.h).
 constexpr std::chrono::seconds kRejectionLogInterval{60};
 
+// Distinct public answers a process keeps (networkGraph per limit, and investmentData) and the
+// memory they may hold: a pool worker must stay small (32 MiB RSS, issue 11) and a
+// networkGraph(limit: 1000) answer holds about 1.4 MB, a limit: 100 one about 140 KB.
+constexpr std::size_t kReadCacheEntries = 16;
+constexpr std::size_t kReadCacheBytes = 4 * 1024 * 1024;
+
 }  // namespace
 
 std::string_view ServiceSchema() { return EmbeddedSchema().front().content; }
@@ -52,6 +58,7 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   limits.max_cost = static_cast<std::uint64_t>(env.Int(
       "NETGRAPH_MAX_COST", static_cast<std::int64_t>(limits.max_cost), 0, std::int64_t{1} << 53));
   config.engine.introspection = env.Bool("NETGRAPH_INTROSPECTION", config.engine.introspection);
+  config.read_cache = env.Bool("NETGRAPH_READ_CACHE", config.read_cache);
   Result<auth::AuthConfig> auth = auth::LoadAuthConfig(env);
   config.claims = domain::ClaimPolicy::FromEnvironment(env);
   config.ledger = domain::LedgerConfig::FromEnvironment(env);
@@ -77,7 +84,18 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
       claim_policy_(config.claims),
       relay_options_(config.relay),
       updates_(config.updates),
-      ledger_(std::move(ledger)) {}
+      ledger_(std::move(ledger)),
+      read_cache_on_(config.read_cache),
+      read_cache_(kReadCacheEntries, kReadCacheBytes) {}
+
+void Service::UseDataGeneration(DataGeneration* generation) {
+  generation_ = generation;
+  read_cache_.Attach(read_cache_on_ ? generation : nullptr);
+}
+
+void Service::NoteDataChanged() {
+  if (generation_ != nullptr) generation_->Advance();
+}
 
 Result<std::unique_ptr<Service>> Service::Create(const ServiceConfig& config) {
   std::vector<graphql::Error> errors;

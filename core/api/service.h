@@ -13,6 +13,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/api/read_cache.h"
 #include "core/auth/auth_config.h"
 #include "core/auth/identity.h"
 #include "core/auth/token_verifier.h"
@@ -42,6 +43,7 @@ struct ServiceConfig {
   domain::LedgerConfig ledger;          // NETGRAPH_TREASURY_KEYPAIR_FILE, NETGRAPH_MINT_ADDRESS
   domain::RelayOptions relay;           // NETGRAPH_RELAY_*, NETGRAPH_OUTBOX_RETENTION_SECONDS
   domain::UpdateAuthenticator updates;  // NETGRAPH_UPDATE_SIGNING_KEY_FILE
+  bool read_cache = true;               // NETGRAPH_READ_CACHE
 
   static Result<ServiceConfig> FromEnvironment(config::Environment& env);
 };
@@ -102,6 +104,16 @@ class Service {
   // How the outbox relay (core/domain/outbox_relay.h) publishes: NETGRAPH_RELAY_*.
   const domain::RelayOptions& relay_options() const { return relay_options_; }
 
+  // The generation of the public data this process shares with the others that serve it (not
+  // owned; it must outlive the service). With one, and NETGRAPH_READ_CACHE on, networkGraph and
+  // investmentData are answered from read_cache(); without one (netgraph-ws, netgraphctl) they
+  // always read the database.
+  void UseDataGeneration(DataGeneration* generation);
+  ReadCache& read_cache() { return read_cache_; }
+  // Called once a change of the public data has committed, before the caller learns of it: every
+  // process sharing the generation then reads the database again.
+  void NoteDataChanged();
+
   // The context for one request carrying `authorization` (the Authorization header value, e.g.
   // "Bearer eyJ..."; empty when the request has none).
   std::unique_ptr<RequestScope> NewRequest(std::string_view authorization);
@@ -121,6 +133,9 @@ class Service {
   domain::RelayOptions relay_options_;
   domain::UpdateAuthenticator updates_;
   std::unique_ptr<domain::ConfidentialLedger> ledger_;
+  bool read_cache_on_;
+  DataGeneration* generation_ = nullptr;
+  ReadCache read_cache_;
 };
 
 // The service schema's SDL, compiled into the binary.

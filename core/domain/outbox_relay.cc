@@ -5,6 +5,7 @@
 #include "core/domain/voucher_admin.h"
 #include "core/log.h"
 #include "core/store/outbox.h"
+#include "core/store/token.h"
 
 namespace netgraph::domain {
 
@@ -22,6 +23,7 @@ RelayOptions RelayOptions::FromEnvironment(config::Environment& env) {
 Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
   // Before the pass: an append committed during it then wakes AwaitAppend.
   if (Status s = db_.Listen(store::kOutboxNotifyChannel); !s.ok()) return s;
+  if (Status s = db_.Listen(store::kInvestmentNotifyChannel); !s.ok()) return s;
   Pass pass;
   Status done = db_.InTransaction(
       store::Isolation::kReadCommitted,

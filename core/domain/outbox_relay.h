@@ -49,7 +49,9 @@ class OutboxRelay {
   Result<Pass> PublishPending();
 
   // Waits up to `timeout` for an append committed since the last PublishPending, which listened
-  // for them first so none is missed. False on timeout or when the wait was interrupted.
+  // for them first so none is missed, or for a change of the investment figures (which writes no
+  // outbox row: store::kInvestmentNotifyChannel). False on timeout or when the wait was
+  // interrupted.
   Result<bool> AwaitAppend(std::chrono::milliseconds timeout);
 
   // Stores the status of vouchers that expired and prunes rows published longer ago than the

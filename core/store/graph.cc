@@ -22,12 +22,19 @@ constexpr Statement kRecentNodes{
     "graph_recent_nodes",
     "SELECT id, type, to_json(labels)::text, epoch_us(changed_at) FROM graph_nodes "
     "ORDER BY changed_at DESC, id LIMIT $1"};
+// From each recent node along its outgoing links (the primary key's leading column), keeping those
+// whose target is recent too: the rows read are the recent nodes' outgoing links, not every link
+// (docs/benchmarks.md shows the plans). OFFSET 0 keeps the lateral subquery from being flattened
+// into a join the planner may run as a hash join over all links when the table is small.
 constexpr Statement kLinksAmongRecent{
     "graph_links_among_recent",
-    "WITH recent AS (SELECT id FROM graph_nodes ORDER BY changed_at DESC, id LIMIT $1) "
-    "SELECT l.source, l.target, l.type, epoch_us(l.changed_at) FROM graph_links l "
-    "WHERE l.source IN (SELECT id FROM recent) AND l.target IN (SELECT id FROM recent) "
+    "WITH recent AS MATERIALIZED "
+    "(SELECT id FROM graph_nodes ORDER BY changed_at DESC, id LIMIT $1) "
+    "SELECT l.source, l.target, l.type, epoch_us(l.changed_at) FROM recent s CROSS JOIN LATERAL "
+    "(SELECT * FROM graph_links WHERE source = s.id OFFSET 0) l "
+    "WHERE l.target IN (SELECT id FROM recent) "
     "ORDER BY l.changed_at DESC, l.source, l.target, l.type"};
+// Both maxima come from the end of an index (graph_nodes_recent, graph_links_recent).
 constexpr Statement kLastChange{
     "graph_last_change",
     "SELECT epoch_us(GREATEST((SELECT max(changed_at) FROM graph_nodes), "

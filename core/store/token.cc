@@ -20,6 +20,10 @@ constexpr Statement kInsertRound{
     "VALUES ($1, $2::numeric, $3::numeric, $4::timestamptz, $5::timestamptz) "
     "ON CONFLICT (name) DO NOTHING"};
 // Amounts are summed in base units and divided by 10^decimals once, in exact numeric arithmetic.
+// The sums come from the figures the vouchers' triggers maintain (migration 0003), less the claims
+// past their expiry that the sweep has not stored as EXPIRED yet: the same figures as aggregating
+// voucher_state over every voucher, from O(rounds + overdue claims) rows. The last column is when
+// they next change by time alone (a round opens or closes, a claim expires).
 constexpr Statement kInvestmentFigures{
     "investment_figures",
     "WITH t AS (SELECT name, symbol, decimals, 10::numeric ^ decimals AS unit FROM token), "
@@ -28,17 +32,22 @@ constexpr Statement kInvestmentFigures{
     "  ORDER BY opens_at DESC, id DESC LIMIT 1), "
     "last_round AS (SELECT price FROM rounds WHERE opens_at <= now() "
     "  ORDER BY opens_at DESC, id DESC LIMIT 1), "
-    "invested AS (SELECT round_id, user_id, amount, status FROM vouchers "
-    "  WHERE voucher_state(status, expires_at) IN ('CLAIMED', 'REDEEMED')) "
+    "overdue AS (SELECT round_id, user_id, amount FROM vouchers "
+    "  WHERE status = 'CLAIMED' AND expires_at <= now()) "
     "SELECT t.name, t.symbol, t.decimals, c.name, "
-    "  (COALESCE((SELECT sum(amount) FROM invested WHERE round_id = c.id), 0) "
+    "  ((COALESCE((SELECT invested FROM round_investment WHERE round_id = c.id), 0)::numeric "
+    "     - COALESCE((SELECT sum(amount) FROM overdue WHERE round_id = c.id), 0)) "
     "     * COALESCE(c.price, 0) / t.unit)::float8, "
     "  COALESCE(c.target, 0)::float8, "
-    "  (SELECT count(DISTINCT user_id) FROM invested), "
+    "  COALESCE((SELECT investors FROM investment_totals), 0) "
+    "    - (SELECT count(*) FROM (SELECT user_id, count(*) AS n FROM overdue GROUP BY user_id) o "
+    "       JOIN investor_vouchers i ON i.user_id = o.user_id AND i.vouchers = o.n), "
     "  COALESCE(c.price, l.price, 0)::float8, "
     "  (COALESCE(c.price, l.price, 0) "
-    "     * COALESCE((SELECT sum(amount) FROM vouchers WHERE status = 'REDEEMED'), 0) "
-    "     / t.unit)::float8 "
+    "     * COALESCE((SELECT sum(redeemed) FROM round_investment), 0) / t.unit)::float8, "
+    "  epoch_us(LEAST((SELECT min(opens_at) FROM rounds WHERE opens_at > now()), "
+    "    (SELECT min(closes_at) FROM rounds WHERE closes_at > now()), "
+    "    (SELECT min(expires_at) FROM vouchers WHERE status = 'CLAIMED' AND expires_at > now()))) "
     "FROM t LEFT JOIN current_round c ON true LEFT JOIN last_round l ON true"};
 constexpr Statement kUserInvestment{
     "user_investment",
@@ -102,6 +111,7 @@ Result<InvestmentFigures> ReadInvestmentFigures(Connection& db) {
   f.investor_count = rows.Int(0, 6);
   f.current_price = rows.Float(0, 7);
   f.market_cap = rows.Float(0, 8);
+  f.next_change = rows.OptionalInt(0, 9);
   return f;
 }
 

@@ -12,6 +12,11 @@
 
 namespace netgraph::store {
 
+// The channel notified at commit by every transaction that changes what investmentData shows:
+// vouchers that were or become claimed or redeemed, rounds, the token row (migration 0003's
+// triggers). Graph changes notify the outbox's channel (core/store/outbox.h).
+inline constexpr const char* kInvestmentNotifyChannel = "netgraph_data";
+
 struct TokenRow {
   std::string name;
   std::string symbol;
@@ -50,9 +55,13 @@ struct InvestmentFigures {
   std::int64_t investor_count = 0;  // users with a claimed or redeemed voucher
   double current_price = 0;         // the current round's, else the last opened round's, else 0
   double market_cap = 0;            // current_price × redeemed supply
+  // When the figures next change with no write to the database (a round opens or closes, a claim
+  // expires), in microseconds since the Unix epoch; nullopt when nothing is due.
+  std::optional<std::int64_t> next_change;
 };
 
-// All figures from one statement, so they agree with each other.
+// All figures from one statement, so they agree with each other. Reads the figures the vouchers'
+// triggers maintain (migration 0003), not every voucher.
 Result<InvestmentFigures> ReadInvestmentFigures(Connection& db);
 
 struct UserInvestment {

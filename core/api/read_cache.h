@@ -1,0 +1,98 @@
+// The per-process read cache of the public queries (networkGraph, investmentData): their answers
+// kept in memory and handed out again until the data changes, so a public read does not touch
+// PostgreSQL on every request. There is no TTL: an answer is valid for the data generation it was
+// read at (DataGeneration, which the process that hosts the service provides, e.g. a counter that
+// all workers of a FastCGI pool share: fcgi/data_generation.h) and, when the data says so, until
+// the instant it next changes by time alone.
+//
+// The freshness contract (docs/architecture.md#the-read-cache) rests on two rules:
+// - whoever commits a change of the public data advances the generation before answering, and
+//   changes committed elsewhere advance it as soon as they are announced;
+// - a reader takes the generation BEFORE it reads the database, so an answer read while a change
+//   commits is stored under the generation the change then leaves behind, never as current.
+//
+// Not thread-safe: one per process, like the service's connection.
+#ifndef NETGRAPH_CORE_API_READ_CACHE_H_
+#define NETGRAPH_CORE_API_READ_CACHE_H_
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/graphql/engine.h"
+#include "core/status.h"
+
+namespace netgraph::api {
+
+// A counter that advances whenever the public data (the graph, the vouchers, the rounds, the
+// token) may have changed. Implementations must make an Advance visible to every reader of the
+// same data at once: a reader that starts after Advance returned sees the new value.
+class DataGeneration {
+ public:
+  virtual ~DataGeneration() = default;
+  virtual std::uint64_t Current() const = 0;
+  virtual void Advance() = 0;
+};
+
+class ReadCache {
+ public:
+  using Clock = std::chrono::system_clock;
+
+  // What a read of the database produced: the answer and, when it will change with no write (a
+  // round opens, a claim expires), that instant.
+  struct Fresh {
+    graphql::Value value;
+    std::optional<Clock::time_point> valid_until;
+  };
+
+  // Keeps at most `max_entries` answers (distinct keys) of one generation, holding at most
+  // `max_bytes` together (as ApproximateBytes counts them); the least recently used goes first, and
+  // an answer larger than `max_bytes` is not kept.
+  ReadCache(std::size_t max_entries, std::size_t max_bytes)
+      : max_entries_(max_entries), max_bytes_(max_bytes) {}
+
+  // Starts caching against `generation` (not owned; it must outlive the cache). Without one the
+  // cache stays off: Get always reads.
+  void Attach(DataGeneration* generation) { generation_ = generation; }
+  bool enabled() const { return generation_ != nullptr && max_entries_ > 0; }
+
+  // The answer for `key`: from memory when it was read at the current generation and is still
+  // valid at `now`, otherwise from `read`, kept when it succeeds. Errors are never kept.
+  Result<graphql::Value> Get(std::string_view key, Clock::time_point now,
+                             const std::function<Result<Fresh>()>& read);
+
+  std::size_t size() const { return entries_.size(); }
+  std::size_t bytes() const { return bytes_; }
+
+  // The memory `value` holds: each value, its strings and object keys (a networkGraph answer of
+  // 1,000 nodes holds about 1.4 MB, seven times its JSON).
+  static std::size_t ApproximateBytes(const graphql::Value& value);
+
+ private:
+  struct Entry {
+    std::string key;
+    graphql::Value value;
+    std::optional<Clock::time_point> valid_until;
+    std::size_t bytes = 0;
+    std::uint64_t last_used = 0;
+  };
+
+  void Evict(std::vector<Entry>::iterator entry);
+
+  std::size_t max_entries_;
+  std::size_t max_bytes_;
+  std::size_t bytes_ = 0;
+  DataGeneration* generation_ = nullptr;
+  std::uint64_t entries_generation_ = 0;  // every entry was read at this generation
+  std::uint64_t uses_ = 0;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace netgraph::api
+
+#endif  // NETGRAPH_CORE_API_READ_CACHE_H_

@@ -1,0 +1,176 @@
+// The read cache of the public queries (networkGraph, investmentData; core/api/read_cache.h) on
+// real pools beside the stack's, over FastCGI: answers from memory are the database's byte for
+// byte and need no PostgreSQL; a mutation is seen by every worker as soon as its response is back;
+// a change made by another pool or by netgraphctl is seen within the freshness bound.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { netgraphctl, runDir, waitFor } from '../support/stack.mjs';
+import { fastcgiRequest } from '../support/fastcgi.mjs';
+import { databaseRelay, startPool } from '../support/pool.mjs';
+import { runDaemon, EX_CONFIG } from '../support/daemon.mjs';
+import {
+  CLAIM, REDEEM, confidentialKeypair, issueVouchers, newUser, randomWallet,
+} from '../support/api.mjs';
+
+const GRAPH = (limit) => `{ networkGraph(limit: ${limit}) {
+  nodes { id type labels } links { source target type } metadata { nodeCount linkCount lastUpdated }
+} }`;
+const INVESTMENT = `{ investmentData { tokenName tokenSymbol currentRound roundRaised roundTarget
+  investorCount currentPrice marketCap } }`;
+const PUBLIC = `{ networkGraph(limit: 1000) { metadata { nodeCount linkCount lastUpdated } }
+  investmentData { roundRaised investorCount marketCap } }`;
+
+// The whole exchange with a pool; `hold` delays the body (see fastcgiRequest).
+async function post(socket, query, { token, variables, hold } = {}) {
+  const response = await fastcgiRequest(socket, {
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
+    body: JSON.stringify({ query, variables }),
+    hold,
+  });
+  assert.equal(response.status, 200, response.body);
+  return response.body;
+}
+
+async function data(socket, query, options) {
+  const body = JSON.parse(await post(socket, query, options));
+  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+  return body.data;
+}
+
+// Sends `query` to every worker of a pool of `workers`: each worker serves one connection at a
+// time, so `workers` requests whose bodies are held until all have been accepted are answered by
+// as many different workers. Resolves to the response bodies.
+async function onEveryWorker(socket, workers, query) {
+  let release;
+  const hold = new Promise((resolve) => { release = resolve; });
+  const pending = Array.from({ length: workers }, () => post(socket, query, { hold }));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  release();
+  return Promise.all(pending);
+}
+
+test('answers from memory are byte-identical to uncached ones, and need no PostgreSQL', async (t) => {
+  const relay = await databaseRelay();
+  t.after(() => relay.close());
+  const cached = await startPool(t, 'read-cache-on', { DATABASE_URL: relay.url, PGCONNECT_TIMEOUT: '2' });
+  const uncached = await startPool(t, 'read-cache-off', { NETGRAPH_READ_CACHE: 'off' });
+  const documents = [GRAPH(1), GRAPH(100), GRAPH(1000), INVESTMENT, PUBLIC];
+  const expected = new Map();
+  for (const query of documents) {
+    const reference = await post(uncached.socket, query);
+    assert.ok(!reference.includes('"errors"'), reference);
+    const first = await onEveryWorker(cached.socket, 2, query);   // read from the database
+    const again = await onEveryWorker(cached.socket, 2, query);   // from memory
+    for (const body of [...first, ...again]) assert.equal(body, reference, query);
+    expected.set(query, reference);
+  }
+
+  // PostgreSQL becomes unreachable for the cached pool: the graph is still served, unchanged.
+  // (investmentData is left out: an answer that changes with time, when a claim expires, is read
+  // again at that instant.)
+  await relay.close();
+  for (const query of [GRAPH(1), GRAPH(100), GRAPH(1000)]) {
+    for (const body of await onEveryWorker(cached.socket, 2, query)) assert.equal(body, expected.get(query));
+  }
+  const fromDatabase = JSON.parse(await post(uncached.socket, GRAPH(100)));
+  assert.equal(JSON.stringify(fromDatabase), expected.get(GRAPH(100)), 'the data did not change meanwhile');
+});
+
+test('after claimVoucher and redeemVoucher every worker answers with the change, relay or not', async (t) => {
+  const workers = 3;
+  const pool = await startPool(t, 'read-your-writes', {}, { workers });
+  for (let i = 0; i < 2; i++) await onEveryWorker(pool.socket, workers, PUBLIC);  // caches full
+  const before = await data(pool.socket, PUBLIC);
+
+  // With the relay stopped nothing but the mutating worker itself can invalidate the caches.
+  process.kill(pool.relayPid, 'SIGSTOP');
+  try {
+    const user = newUser('read-your-writes');
+    const [code] = issueVouchers(40);
+    const wallet = randomWallet();
+    const claimed = await data(pool.socket, CLAIM, { token: user.token, variables: { code, wallet } });
+    assert.equal(claimed.claimVoucher.success, true, JSON.stringify(claimed));
+    const afterClaim = await onEveryWorker(pool.socket, workers, PUBLIC);
+    for (const body of afterClaim) {
+      const { investmentData, networkGraph } = JSON.parse(body).data;
+      assert.equal(investmentData.investorCount, before.investmentData.investorCount + 1, body);
+      assert.ok(Math.abs(investmentData.roundRaised - before.investmentData.roundRaised - 2) < 1e-9, body);
+      assert.notEqual(networkGraph.metadata.lastUpdated, before.networkGraph.metadata.lastUpdated, body);
+      assert.equal(body, afterClaim[0], 'every worker gives the same answer');
+    }
+
+    const key = confidentialKeypair();
+    const redeemed = await data(pool.socket, REDEEM, { token: user.token, variables: { wallet, key: key.publicKey } });
+    assert.equal(redeemed.redeemVoucher.success, true, JSON.stringify(redeemed));
+    const claimedState = JSON.parse(afterClaim[0]).data.investmentData;
+    for (const body of await onEveryWorker(pool.socket, workers, PUBLIC)) {
+      const { investmentData } = JSON.parse(body).data;
+      // 40 NGT redeemed at the current price 0.05.
+      assert.ok(Math.abs(investmentData.marketCap - claimedState.marketCap - 2) < 1e-9, body);
+    }
+  } finally {
+    process.kill(pool.relayPid, 'SIGCONT');
+  }
+});
+
+// Polls `socket` until `seen(data)` holds; resolves to the milliseconds since `since`.
+async function delayUntil(socket, query, seen, since) {
+  await waitFor(async () => seen(await data(socket, query)), {
+    timeoutMs: 15000, intervalMs: 2, what: 'the change to be seen',
+  });
+  return performance.now() - since;
+}
+
+test('a change by another pool or by netgraphctl graph import reaches every worker within the bound', async (t) => {
+  const workers = 2;
+  const watcher = await startPool(t, 'read-cache-watcher', {}, { workers });
+  const changer = await startPool(t, 'read-cache-changer', {}, { workers: 1 });
+  const delays = [];
+  // "Within 100 ms" on an idle machine; the assertion allows a loaded CI machine 1 s, which still
+  // tells an invalidation from a TTL (there is none: without one the change is never seen).
+  const bound = 1000;
+
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < 2; i++) await onEveryWorker(watcher.socket, workers, PUBLIC);
+    const before = await data(watcher.socket, PUBLIC);
+    const user = newUser('other-pool');
+    const [code] = issueVouchers(20);
+    // Issuing vouchers changes nothing investmentData shows: the cache still holds `before`.
+    assert.deepEqual(await data(watcher.socket, PUBLIC), before);
+    const claimed = await data(changer.socket, CLAIM, { token: user.token, variables: { code, wallet: randomWallet() } });
+    assert.equal(claimed.claimVoucher.success, true);
+    const delay = await delayUntil(watcher.socket, PUBLIC,
+      (d) => d.investmentData.investorCount === before.investmentData.investorCount + 1, performance.now());
+    delays.push(delay);
+    assert.ok(delay < bound, `seen after ${delay.toFixed(1)} ms`);
+    for (const body of await onEveryWorker(watcher.socket, workers, PUBLIC)) {
+      assert.equal(JSON.parse(body).data.investmentData.investorCount, before.investmentData.investorCount + 1);
+    }
+
+    await onEveryWorker(watcher.socket, workers, GRAPH(1));
+    const id = `imported-${process.pid}-${round}-${Date.now()}`;
+    const file = path.join(runDir, `${id}.json`);
+    writeFileSync(file, JSON.stringify({ nodes: [{ id, type: 'Imported', labels: ['read-cache'] }] }));
+    netgraphctl('graph', 'import', file);
+    const imported = await delayUntil(watcher.socket, GRAPH(1),
+      (d) => d.networkGraph.nodes[0]?.id === id, performance.now());
+    delays.push(imported);
+    assert.ok(imported < bound, `import seen after ${imported.toFixed(1)} ms`);
+    for (const body of await onEveryWorker(watcher.socket, workers, GRAPH(1))) {
+      assert.equal(JSON.parse(body).data.networkGraph.nodes[0].id, id);
+    }
+  }
+  t.diagnostic(`delays until seen (ms): ${delays.map((d) => d.toFixed(1)).join(', ')}`);
+});
+
+test('NETGRAPH_READ_CACHE takes on or off; anything else stops the pool at start', async () => {
+  const { code, stderr } = await runDaemon('netgraph-fcgi', { NETGRAPH_READ_CACHE: 'sometimes' });
+  assert.equal(code, EX_CONFIG);
+  assert.match(stderr, /NETGRAPH_READ_CACHE must be true or false, not 'sometimes'/);
+});

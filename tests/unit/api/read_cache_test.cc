@@ -1,0 +1,133 @@
+// The read cache's rules (core/api/read_cache.h) with a generation counter in memory.
+#include "core/api/read_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+namespace netgraph::api {
+namespace {
+
+using graphql::Value;
+using std::chrono::seconds;
+
+class CountingGeneration : public DataGeneration {
+ public:
+  std::uint64_t Current() const override { return value; }
+  void Advance() override { ++value; }
+  std::uint64_t value = 7;
+};
+
+class ReadCacheTest : public ::testing::Test {
+ protected:
+  // The answer for `key`, counting the reads that reached "the database".
+  std::string Get(ReadCache& cache, const std::string& key,
+                  std::optional<ReadCache::Clock::time_point> valid_until = std::nullopt,
+                  ReadCache::Clock::time_point now = kNow) {
+    Result<Value> value = cache.Get(key, now, [&]() -> Result<ReadCache::Fresh> {
+      ++reads;
+      return ReadCache::Fresh{Value::String(key + "#" + std::to_string(reads)), valid_until};
+    });
+    EXPECT_TRUE(value.ok());
+    return value.ok() ? value->as_string() : std::string();
+  }
+
+  static constexpr ReadCache::Clock::time_point kNow = ReadCache::Clock::time_point(seconds(1000));
+  CountingGeneration generation;
+  int reads = 0;
+};
+
+TEST_F(ReadCacheTest, AnswersFromMemoryUntilTheGenerationAdvances) {
+  ReadCache cache(4, 1 << 20);
+  cache.Attach(&generation);
+  EXPECT_EQ(Get(cache, "a"), "a#1");
+  EXPECT_EQ(Get(cache, "a"), "a#1");
+  EXPECT_EQ(reads, 1);
+  generation.Advance();
+  EXPECT_EQ(Get(cache, "a"), "a#2");
+  EXPECT_EQ(Get(cache, "a"), "a#2");
+  EXPECT_EQ(reads, 2);
+}
+
+TEST_F(ReadCacheTest, AnAnswerReadWhileTheGenerationAdvancesIsNotKeptAsCurrent) {
+  ReadCache cache(4, 1 << 20);
+  cache.Attach(&generation);
+  // A change commits (and advances the generation) while the database is being read.
+  Result<Value> racing = cache.Get("a", kNow, [&]() -> Result<ReadCache::Fresh> {
+    generation.Advance();
+    return ReadCache::Fresh{Value::String("before the change"), std::nullopt};
+  });
+  ASSERT_TRUE(racing.ok());
+  EXPECT_EQ(Get(cache, "a"), "a#1") << "read again at the new generation";
+}
+
+TEST_F(ReadCacheTest, AnAnswerThatChangesWithTimeIsReadAgainFromThatInstant) {
+  ReadCache cache(4, 1 << 20);
+  cache.Attach(&generation);
+  const auto until = kNow + seconds(5);
+  EXPECT_EQ(Get(cache, "a", until), "a#1");
+  EXPECT_EQ(Get(cache, "a", until, kNow + seconds(4)), "a#1");
+  EXPECT_EQ(Get(cache, "a", std::nullopt, until), "a#2");
+  EXPECT_EQ(Get(cache, "a", std::nullopt, until + seconds(100)), "a#2");
+}
+
+TEST_F(ReadCacheTest, KeepsAtMostItsCapacityDroppingTheLeastRecentlyUsed) {
+  ReadCache cache(2, 1 << 20);
+  cache.Attach(&generation);
+  Get(cache, "a");
+  Get(cache, "b");
+  Get(cache, "a");  // b is now the least recently used
+  Get(cache, "c");
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_EQ(reads, 3);
+  EXPECT_EQ(Get(cache, "a"), "a#1");
+  EXPECT_EQ(Get(cache, "b"), "b#4");
+}
+
+TEST_F(ReadCacheTest, KeepsAtMostItsBytesAndNothingLargerThanThem) {
+  const std::size_t one = ReadCache::ApproximateBytes(Value::String("a#1"));
+  ReadCache cache(16, 2 * one);
+  cache.Attach(&generation);
+  Get(cache, "a");
+  Get(cache, "b");
+  Get(cache, "c");  // a goes: three do not fit
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_LE(cache.bytes(), 2 * one);
+  EXPECT_EQ(Get(cache, "c"), "c#3");
+  EXPECT_EQ(Get(cache, "a"), "a#4");
+
+  ReadCache small(16, one - 1);
+  small.Attach(&generation);
+  EXPECT_EQ(Get(small, "a"), "a#5");
+  EXPECT_EQ(Get(small, "a"), "a#6") << "too large to keep";
+  EXPECT_EQ(small.size(), 0u);
+}
+
+TEST_F(ReadCacheTest, CountsTheMemoryOfNestedAnswers) {
+  const Value node = Value::MakeObject({{"id", Value::String(std::string(100, 'x'))}});
+  const Value list = Value::MakeList({node, node, node});
+  EXPECT_GE(ReadCache::ApproximateBytes(node), 100 + 2 * sizeof(Value));
+  EXPECT_GE(ReadCache::ApproximateBytes(list), 3 * ReadCache::ApproximateBytes(node));
+}
+
+TEST_F(ReadCacheTest, ErrorsAreNotKept) {
+  ReadCache cache(4, 1 << 20);
+  cache.Attach(&generation);
+  Result<Value> failed = cache.Get("a", kNow, []() -> Result<ReadCache::Fresh> {
+    return Status::Error("the database is down");
+  });
+  EXPECT_FALSE(failed.ok());
+  EXPECT_EQ(Get(cache, "a"), "a#1");
+}
+
+TEST_F(ReadCacheTest, WithoutAGenerationEveryGetReads) {
+  ReadCache cache(4, 1 << 20);
+  EXPECT_FALSE(cache.enabled());
+  EXPECT_EQ(Get(cache, "a"), "a#1");
+  EXPECT_EQ(Get(cache, "a"), "a#2");
+  EXPECT_EQ(cache.size(), 0u);
+}
+
+}  // namespace
+}  // namespace netgraph::api
