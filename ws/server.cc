@@ -128,11 +128,13 @@ std::string_view ProtocolName(unsigned id) {
 
 // nginx's request id, from the first URL parameter it adds (nginx/netgraph-locations.conf).
 std::string RequestIdOf(lws* wsi) {
-  char value[80] = {};
-  if (lws_get_urlarg_by_name(wsi, "netgraph_request_id=", value, sizeof(value)) == nullptr) {
-    return {};
-  }
-  return value;
+  constexpr std::string_view kName = "netgraph_request_id=";
+  char value[96] = {};
+  if (lws_get_urlarg_by_name(wsi, kName.data(), value, sizeof(value)) == nullptr) return {};
+  // libwebsockets 4.1 copies the whole "name=value" parameter.
+  std::string_view id(value);
+  if (id.substr(0, kName.size()) == kName) id.remove_prefix(kName.size());
+  return std::string(id);
 }
 
 template <typename Handle>
