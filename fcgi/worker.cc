@@ -120,13 +120,13 @@ std::pair<std::string_view, std::string_view> Outcome(const GraphQLTrace& trace,
 }
 
 // What one request was, for the access and slow logs.
-nlohmann::json Describe(const HttpRequest& http, const std::string& request_id,
-                        const GraphQLTrace& trace) {
+nlohmann::json Describe(std::string_view method, std::string_view path,
+                        const std::string& request_id, const GraphQLTrace& trace) {
   nlohmann::json line = {{"time", telemetry::NowUtc()},
                          {"request_id", request_id},
-                         {"method", http.method},
-                         {"path", http.path}};
-  if (http.path == "/graphql") {
+                         {"method", method},
+                         {"path", path}};
+  if (path == "/graphql") {
     line["operation_type"] = OperationKindName(KindOf(trace));
     line["operation_name"] =
         trace.operation ? std::string(trace.operation->name) : trace.operation_name.value_or("");
@@ -139,6 +139,7 @@ nlohmann::json Describe(const HttpRequest& http, const std::string& request_id,
   return line;
 }
 
+// Answers `request` and finishes it (FCGX_Finish_r), then accounts for it.
 void Serve(FCGX_Request& request, api::Service& service, const WorkerOptions& worker) {
   const GraphQLHttpOptions& options = worker.http;
   const auto start = std::chrono::steady_clock::now();
@@ -166,6 +167,7 @@ void Serve(FCGX_Request& request, api::Service& service, const WorkerOptions& wo
     HttpResponse response = TooLarge(options.max_body_bytes);
     response.SetHeader("X-Request-Id", request_id);
     Write(request, response);
+    FCGX_Finish_r(&request);
     if (scoreboard != nullptr) scoreboard->EndRequest(nullptr);
     telemetry::RequestProfile::End();
     return;
@@ -198,8 +200,13 @@ void Serve(FCGX_Request& request, api::Service& service, const WorkerOptions& wo
   response.SetHeader("X-Request-Id", request_id);
   Write(request, response);
   const std::chrono::nanoseconds duration = std::chrono::steady_clock::now() - start;
+  // The request's parameters (which `http` views) go with FCGX_Finish_r.
+  const std::string method(http.method);
+  const std::string path(http.path);
+  // The response goes to nginx now; counting and logging it does not delay the client.
+  FCGX_Finish_r(&request);
 
-  const bool graphql = http.path == "/graphql" && http.method != "OPTIONS";
+  const bool graphql = path == "/graphql" && method != "OPTIONS";
   if (scoreboard != nullptr) {
     FinishedRequest finished;
     if (graphql) {
@@ -215,9 +222,9 @@ void Serve(FCGX_Request& request, api::Service& service, const WorkerOptions& wo
   }
   const bool slow = worker.slow_request.count() > 0 && duration >= worker.slow_request;
   // Scrapes and health checks come every few seconds: they would drown the requests.
-  const bool routine = http.path == "/metrics" || http.path == "/status" || http.path == "/health";
+  const bool routine = path == "/metrics" || path == "/status" || path == "/health";
   if ((worker.access_log && !routine) || slow) {
-    nlohmann::json line = Describe(http, request_id, trace);
+    nlohmann::json line = Describe(method, path, request_id, trace);
     if (worker.access_log && !routine) {
       nlohmann::json access = line;
       access["status"] = response.status;
@@ -263,8 +270,7 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
   long served = 0;
   while (g_stop == 0 && (options.max_requests == 0 || served < options.max_requests)) {
     if (FCGX_Accept_r(&request) < 0) break;
-    Serve(request, service, options);
-    FCGX_Finish_r(&request);
+    Serve(request, service, options);  // finishes the request
     ++served;
   }
   FCGX_Free(&request, 1);

@@ -228,3 +228,19 @@ test('nginx serves /status and the metrics to allowed addresses only', async () 
   assert.equal((await getFrom('127.0.0.2', `${baseUrl}/ws/health`)).status, 200);
   assert.equal((await getFrom('127.0.0.2', `${baseUrl}/health`)).status, 200);
 });
+
+test('NETGRAPH_ACCESS_LOG=off writes no access lines; requests still get their id', async () => {
+  const quiet = await startPrivatePool('quiet', { port: sparePort(8), env: { NETGRAPH_ACCESS_LOG: 'off' } });
+  try {
+    const response = await fetch(`${quiet.baseUrl}/graphql`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}',
+    });
+    assert.equal(response.status, 200);
+    const requestId = response.headers.get('x-request-id');
+    assert.match(requestId, /^[0-9a-f]{32}$/);
+    await waitFor(() => readFileSync(quiet.nginxAccessLog, 'utf8').includes(requestId), { what: "nginx's line" });
+    assert.doesNotMatch(quiet.log(), / access \{/);
+  } finally {
+    await quiet.stop();
+  }
+});
