@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { baseUrl, isAlive, readPid, runDir, stackUp, waitFor } from '../support/stack.mjs';
+import { isAlive, readPid, runDir, stackUp, waitFor } from '../support/stack.mjs';
 import { CLAIM, issueVouchers, newUser, portfolio, randomWallet } from '../support/api.mjs';
 import { getFrom, holdLock, psql, sparePort, startPrivatePool } from '../support/private-pool.mjs';
 
@@ -190,16 +190,16 @@ test('every log line of both daemons starts with its journald priority', async (
 
 test('/ws/health fails while netgraph-ws is stopped; the pool\'s /health says so and stays 200', async () => {
   const healthOf = async () => {
-    const response = await fetch(`${baseUrl}/health`);
+    const response = await fetch(`${pool.baseUrl}/health`);
     return { status: response.status, body: await response.json() };
   };
-  assert.equal((await fetch(`${baseUrl}/ws/health`)).status, 200);
+  assert.equal((await fetch(`${pool.baseUrl}/ws/health`)).status, 200);
   assert.equal((await healthOf()).body.ws.reachable, true);
   const ws = readPid('ws.pid');
   try {
     process.kill(ws, 'SIGTERM');
     await waitFor(() => !isAlive(ws), { timeoutMs: 20000, what: 'netgraph-ws to stop' });
-    const wsHealth = await fetch(`${baseUrl}/ws/health`);
+    const wsHealth = await fetch(`${pool.baseUrl}/ws/health`);
     assert.ok(wsHealth.status >= 500, `status ${wsHealth.status}`);
     const health = await healthOf();
     assert.equal(health.status, 200);
@@ -209,9 +209,9 @@ test('/ws/health fails while netgraph-ws is stopped; the pool\'s /health says so
     stackUp();
   }
   // nginx reloads in `scripts/stack up`: a connection may be refused meanwhile.
-  await waitFor(async () => (await fetch(`${baseUrl}/ws/health`).catch(() => null))?.status === 200,
+  await waitFor(async () => (await fetch(`${pool.baseUrl}/ws/health`).catch(() => null))?.status === 200,
     { timeoutMs: 30000, what: 'netgraph-ws back' });
-  const body = await (await fetch(`${baseUrl}/ws/health`)).json();
+  const body = await (await fetch(`${pool.baseUrl}/ws/health`)).json();
   assert.equal(body.status, 'ok');
   assert.equal(body.redis.connected, true);
   assert.equal((await healthOf()).body.ws.reachable, true);
@@ -219,14 +219,14 @@ test('/ws/health fails while netgraph-ws is stopped; the pool\'s /health says so
 
 test('nginx serves /status and the metrics to allowed addresses only', async () => {
   for (const endpoint of ['/status', '/metrics', '/ws/metrics']) {
-    assert.equal((await getFrom('127.0.0.1', `${baseUrl}${endpoint}`)).status, 200, endpoint);
-    const refused = await getFrom('127.0.0.2', `${baseUrl}${endpoint}`);
+    assert.equal((await getFrom('127.0.0.1', `${pool.baseUrl}${endpoint}`)).status, 200, endpoint);
+    const refused = await getFrom('127.0.0.2', `${pool.baseUrl}${endpoint}`);
     assert.equal(refused.status, 403, endpoint);
     assert.ok(!refused.body.includes('netgraph_'), endpoint);
   }
   // Health checks stay public.
-  assert.equal((await getFrom('127.0.0.2', `${baseUrl}/ws/health`)).status, 200);
-  assert.equal((await getFrom('127.0.0.2', `${baseUrl}/health`)).status, 200);
+  assert.equal((await getFrom('127.0.0.2', `${pool.baseUrl}/ws/health`)).status, 200);
+  assert.equal((await getFrom('127.0.0.2', `${pool.baseUrl}/health`)).status, 200);
 });
 
 test('NETGRAPH_ACCESS_LOG=off writes no access lines; requests still get their id', async () => {
