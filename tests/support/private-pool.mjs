@@ -5,7 +5,7 @@
 // row lock, to make a request slow for real.
 import { execFileSync, spawn } from 'node:child_process';
 import {
-  closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync,
+  closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { repo, runDir, waitFor } from './stack.mjs';
@@ -23,7 +23,7 @@ export function sparePort(offset) {
 export async function startPrivatePool(name, { port, env = {} }) {
   const dir = path.join(runDir, `pool-${name}`);
   rmSync(dir, { recursive: true, force: true });
-  for (const sub of ['logs', 'nginx/tmp', 'nginx/netgraph']) mkdirSync(path.join(dir, sub), { recursive: true });
+  for (const sub of ['logs', 'nginx/tmp']) mkdirSync(path.join(dir, sub), { recursive: true });
   const socket = path.join(dir, 'fcgi.sock');
   const poolLog = path.join(dir, 'logs', 'fcgi.log');
   const logFd = openSync(poolLog, 'a');
@@ -44,8 +44,6 @@ export async function startPrivatePool(name, { port, env = {} }) {
     .replaceAll(`unix:${dir}/ws.sock`, `unix:${runDir}/ws.sock`);
   const nginxConf = path.join(dir, 'nginx', 'nginx.conf');
   writeFileSync(nginxConf, conf);
-  copyFileSync(path.join(repo, 'nginx', 'observability-allow.conf'),
-    path.join(dir, 'nginx', 'netgraph', 'observability-allow.conf'));
   const nginxArgs = ['-p', path.join(dir, 'nginx'), '-c', nginxConf, '-e', path.join(dir, 'logs', 'nginx-error.log')];
   execFileSync('nginx', nginxArgs);
   const baseUrl = `http://127.0.0.1:${port}`;
