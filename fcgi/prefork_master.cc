@@ -78,6 +78,7 @@ void PreforkMaster::Spawn(int index) {
   pid_t pid = ::fork();
   if (pid < 0) {
     log::Error(std::string("fork failed: ") + std::strerror(errno));
+    if (options_.scoreboard != nullptr) options_.scoreboard->SetPid(scoreboard_slot, pid);
     slots_[static_cast<std::size_t>(index)].respawn_at = Clock::now() + std::chrono::seconds(1);
     return;
   }

@@ -196,7 +196,13 @@ int Scoreboard::Reserve() {
 }
 
 void Scoreboard::SetPid(int index, pid_t pid) {
-  if (index >= 0) slot(static_cast<std::size_t>(index)).pid.store(static_cast<std::int32_t>(pid));
+  if (index < 0) return;
+  ScoreboardSlot& reserved = slot(static_cast<std::size_t>(index));
+  if (pid < 0) {
+    reserved.state.store(static_cast<std::uint32_t>(SlotState::kFree));
+    return;
+  }
+  reserved.pid.store(static_cast<std::int32_t>(pid));
 }
 
 void Scoreboard::Release(pid_t pid) {

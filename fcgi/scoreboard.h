@@ -99,7 +99,8 @@ class Scoreboard {
   // Master: a free slot for a child about to be forked (its index), or -1 when none is free. The
   // child learns its slot from AssignedSlot (set here, inherited through fork).
   int Reserve();
-  // Master: the child forked into slot `index` is `pid`.
+  // Master: the child forked into slot `index` is `pid`; or the fork failed (`pid` < 0) and the
+  // slot is free again.
   void SetPid(int index, pid_t pid);
   // Master: `pid` is gone; its slot is free again.
   void Release(pid_t pid);
