@@ -11,6 +11,21 @@ namespace {
 std::string g_program = "netgraph";
 Level g_threshold = Level::kInfo;
 
+// The syslog priority journald takes from a "<N>" line prefix.
+char Priority(Level level) {
+  switch (level) {
+    case Level::kDebug:
+      return '7';
+    case Level::kInfo:
+      return '6';
+    case Level::kWarn:
+      return '4';
+    case Level::kError:
+      return '3';
+  }
+  return '6';
+}
+
 std::string_view LevelName(Level level) {
   switch (level) {
     case Level::kDebug:
@@ -65,8 +80,14 @@ void Init(std::string_view program) {
 void Write(Level level, std::string_view message) {
   if (level < g_threshold) return;
   std::string line;
-  line.reserve(message.size() + g_program.size() + 24);
-  line.append(LevelName(level)).append(" ").append(g_program).append("[");
+  line.reserve(message.size() + g_program.size() + 28);
+  line.append("<")
+      .append(1, Priority(level))
+      .append(">")
+      .append(LevelName(level))
+      .append(" ")
+      .append(g_program)
+      .append("[");
   line.append(std::to_string(::getpid())).append("]: ").append(EscapeControlCharacters(message));
   line.push_back('\n');
   // A lost log line is not worth failing a request over.

@@ -1,8 +1,12 @@
 // One-line logs on stderr, which systemd's journal (or the stack's log files) collects:
-// "<level> <program>[<pid>]: <message>". Lines at or above NETGRAPH_LOG_LEVEL (debug, info, warn,
-// error; default info) are written with a single write(2), so lines of forked workers never mix.
-// One event is one line: control characters in a message (libpq's multi-line errors, input quoted
-// in a message) are written escaped, so nothing can split a line or forge the next one.
+// "<N><level> <program>[<pid>]: <message>", where <N> is the syslog priority (3 error, 4 warn,
+// 6 info, 7 debug) that journald reads off a line and strips (sd-daemon(3)), so `journalctl -p
+// warning` filters. The prefix is written everywhere, not only when stderr is the journal: a log
+// file or a terminal keeps the same machine-readable level, and one format is simpler to parse.
+// Lines at or above NETGRAPH_LOG_LEVEL (debug, info, warn, error; default info) are written with a
+// single write(2), so lines of forked workers never mix. One event is one line: control characters
+// in a message (libpq's multi-line errors, input quoted in a message) are written escaped, so
+// nothing can split a line or forge the next one.
 #ifndef NETGRAPH_CORE_LOG_H_
 #define NETGRAPH_CORE_LOG_H_
 

@@ -6,9 +6,12 @@
 #include <cctype>
 #include <cstdlib>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
+#include "core/crypto/digest.h"
+#include "core/crypto/hex.h"
 #include "core/status.h"
 
 namespace netgraph::fcgi {
@@ -197,8 +200,45 @@ std::optional<std::string> DecodeFormComponent(std::string_view encoded) {
   return out;
 }
 
+namespace {
+
+// extensions.code of each error in `errors` (a JSON list), and the `error` text of the first
+// result object that failed ({"success":false,"error":...} under a root field of `data`). Parsed
+// only when the text says there is something to find, so a plain success costs two searches.
+void NoteOutcome(const graphql::ExecutionResult& result, GraphQLTrace* trace) {
+  trace->executed = true;
+  trace->has_errors = !result.errors.empty();
+  if (!result.errors.empty()) {
+    nlohmann::json errors = nlohmann::json::parse(result.errors, nullptr, false);
+    if (errors.is_array()) {
+      for (const nlohmann::json& error : errors) {
+        const nlohmann::json* code = nullptr;
+        if (auto extensions = error.find("extensions");
+            extensions != error.end() && extensions->is_object()) {
+          if (auto found = extensions->find("code"); found != extensions->end()) code = &*found;
+        }
+        if (code != nullptr && code->is_string())
+          trace->error_codes.push_back(code->get<std::string>());
+      }
+    }
+  }
+  if (result.data.find("\"success\":false") == std::string::npos) return;
+  nlohmann::json data = nlohmann::json::parse(result.data, nullptr, false);
+  if (!data.is_object()) return;
+  for (const auto& [field, value] : data.items()) {
+    if (!value.is_object()) continue;
+    auto error = value.find("error");
+    if (error != value.end() && error->is_string()) {
+      trace->failure = error->get<std::string>();
+      return;
+    }
+  }
+}
+
+}  // namespace
+
 HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
-                           const GraphQLHttpOptions& options) {
+                           const GraphQLHttpOptions& options, GraphQLTrace* trace) {
   const bool is_get = request.method == "GET";
   if (!is_get && request.method != "POST") {
     HttpResponse response = ErrorResponse(405, "GraphQL requests use GET (queries) or POST");
@@ -248,9 +288,17 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
   }
 
   graphql::Engine& engine = service.engine();
+  const auto prepare_start = std::chrono::steady_clock::now();
   std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(params.query);
   std::optional<std::string_view> operation_name;
   if (params.operation_name) operation_name = *params.operation_name;
+  if (trace != nullptr) {
+    trace->prepare = std::chrono::steady_clock::now() - prepare_start;
+    trace->document = document;
+    trace->operation = document->Describe(operation_name);
+    trace->operation_name = params.operation_name;
+    if (trace->on_operation) trace->on_operation(*trace);
+  }
   if (is_get && document->valid() &&
       document->OperationTypeFor(operation_name) == graphql::OperationType::kMutation) {
     HttpResponse response = ErrorResponse(405, "Cannot perform mutations over GET");
@@ -259,12 +307,24 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
   }
 
   std::unique_ptr<api::RequestScope> scope = service.NewRequest(request.authorization);
+  if (trace != nullptr && scope->identity() != nullptr) {
+    const std::string& subject = scope->identity()->subject;
+    trace->caller = crypto::HexEncode(
+                        crypto::Sha256(std::span(
+                            reinterpret_cast<const std::uint8_t*>(subject.data()), subject.size())))
+                        .substr(0, 12);
+  }
   graphql::ExecuteParams execute;
   execute.operation_name = operation_name;
   execute.variables = params.variables.is_null() ? nullptr : &params.variables;
   execute.context = scope.get();
   execute.subscription_refusal = kSubscriptionOverHttp;
+  const auto execute_start = std::chrono::steady_clock::now();
   graphql::ExecutionResult result = engine.Execute(*document, execute);
+  if (trace != nullptr) {
+    trace->execute = std::chrono::steady_clock::now() - execute_start;
+    NoteOutcome(result, trace);
+  }
 
   HttpResponse response;
   response.status = result.has_data || *media_type == ResponseMediaType::kJson ? 200 : 400;

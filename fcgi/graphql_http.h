@@ -13,10 +13,14 @@
 #ifndef NETGRAPH_FCGI_GRAPHQL_HTTP_H_
 #define NETGRAPH_FCGI_GRAPHQL_HTTP_H_
 
+#include <chrono>
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/api/client_json.h"
 #include "core/api/service.h"
@@ -39,8 +43,25 @@ struct GraphQLHttpOptions {
   CorsPolicy cors;  // which other web origins may call the endpoint (applied by Route)
 };
 
+// What the handler learnt about one request, for the access log, the slow log and the metrics.
+// Never the variables or the token.
+struct GraphQLTrace {
+  std::shared_ptr<const graphql::PreparedDocument> document;  // keeps `operation`'s views alive
+  std::optional<graphql::OperationSummary> operation;         // when the document selects one
+  std::optional<std::string> operation_name;                  // the request's operationName
+  std::vector<std::string> error_codes;  // extensions.code of the errors that carry one
+  std::string failure;                   // the first result object's `error` text, if any
+  bool executed = false;                 // the engine ran (or refused) the document
+  bool has_errors = false;               // the response has "errors"
+  std::string caller;  // the first 12 hex digits of SHA-256 of a valid token's sub; else empty
+  std::chrono::nanoseconds prepare{0};  // parse and validate (or the cache lookup)
+  std::chrono::nanoseconds execute{0};
+  // Called once the operation is known, before it runs (the pool's status page shows it).
+  std::function<void(const GraphQLTrace&)> on_operation;
+};
+
 HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
-                           const GraphQLHttpOptions& options);
+                           const GraphQLHttpOptions& options, GraphQLTrace* trace = nullptr);
 
 }  // namespace netgraph::fcgi
 

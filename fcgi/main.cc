@@ -19,6 +19,7 @@
 #include "fcgi/data_generation.h"
 #include "fcgi/outbox_relay_process.h"
 #include "fcgi/prefork_master.h"
+#include "fcgi/scoreboard.h"
 #include "fcgi/worker.h"
 
 namespace {
@@ -47,6 +48,12 @@ int main(int argc, char** argv) {
   worker.max_requests = env.Int("NETGRAPH_MAX_REQUESTS", 0, 0, 1L << 40);
   worker.http.max_body_bytes =
       static_cast<std::size_t>(env.Int("NETGRAPH_MAX_BODY_BYTES", 1024 * 1024, 1024, 64L << 20));
+  prefork.request_timeout =
+      std::chrono::milliseconds(env.Int("NETGRAPH_REQUEST_TIMEOUT_MS", 30000, 0, 3600000));
+  worker.access_log = env.Bool("NETGRAPH_ACCESS_LOG", true);
+  worker.slow_request =
+      std::chrono::milliseconds(env.Int("NETGRAPH_SLOW_REQUEST_MS", 1000, 0, 3600000));
+  worker.pool.ws_address = env.String("NETGRAPH_WS_LISTEN", "/run/netgraph/ws.sock");
   const std::string listen = env.String("NETGRAPH_FCGI_LISTEN", "/run/netgraph/fcgi.sock");
   const int backlog = static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", 1024, 1, 65535));
   Result<fcgi::CorsPolicy> cors = fcgi::CorsPolicy::FromOrigins(env.List("NETGRAPH_CORS_ORIGINS"));
@@ -76,11 +83,24 @@ int main(int argc, char** argv) {
     return 1;
   }
   worker.listen_fd = socket->fd;
+  Result<fcgi::Scoreboard*> scoreboard = fcgi::Scoreboard::Create();
+  if (!scoreboard.ok()) {
+    log::Error(scoreboard.status().message());
+    return 1;
+  }
+  prefork.scoreboard = *scoreboard;
+  worker.scoreboard = *scoreboard;
+  worker.pool.scoreboard = *scoreboard;
+  worker.pool.listen_fd = socket->fd;
   log::Info("serving on " + socket->where + " with " + std::to_string(workers) + " workers");
 
   std::vector<fcgi::ChildRole> roles = {
       {"worker", workers, [&] { return fcgi::RunWorker(worker, service); }},
-      {"relay", 1, [&] { return fcgi::RunOutboxRelayProcess(service); }},
+      {"relay", 1,
+       [&] {
+         prefork.scoreboard->Attach(fcgi::SlotState::kRelay);
+         return fcgi::RunOutboxRelayProcess(service);
+       }},
   };
   fcgi::PreforkMaster master(prefork, std::move(roles));
   int status = master.Run();

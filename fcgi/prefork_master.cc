@@ -4,11 +4,13 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <string>
@@ -72,9 +74,11 @@ PreforkMaster::PreforkMaster(PreforkOptions options, std::vector<ChildRole> role
 
 void PreforkMaster::Spawn(int index) {
   const pid_t master = ::getpid();
+  const int scoreboard_slot = options_.scoreboard != nullptr ? options_.scoreboard->Reserve() : -1;
   pid_t pid = ::fork();
   if (pid < 0) {
     log::Error(std::string("fork failed: ") + std::strerror(errno));
+    if (options_.scoreboard != nullptr) options_.scoreboard->SetPid(scoreboard_slot, pid);
     slots_[static_cast<std::size_t>(index)].respawn_at = Clock::now() + std::chrono::seconds(1);
     return;
   }
@@ -85,6 +89,7 @@ void PreforkMaster::Spawn(int index) {
   }
   slot.pid = pid;
   slot.started = Clock::now();
+  if (options_.scoreboard != nullptr) options_.scoreboard->SetPid(scoreboard_slot, pid);
   log::Info(slot.role->name + " started as pid " + std::to_string(pid));
 }
 
@@ -92,6 +97,8 @@ void PreforkMaster::Reap() {
   int status = 0;
   pid_t pid;
   while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+    const bool timed_out = timed_out_.erase(pid) > 0;
+    if (options_.scoreboard != nullptr) options_.scoreboard->Release(pid);
     if (auto retired = retiring_.find(pid); retired != retiring_.end()) {
       retiring_.erase(retired);
       log::Info("retired pid " + std::to_string(pid) + " " + DescribeExit(status));
@@ -104,6 +111,13 @@ void PreforkMaster::Reap() {
     if (stopping_) continue;
     log::Warn(slot->role->name + " pid " + std::to_string(pid) + " " + DescribeExit(status) +
               "; replacing it");
+    if (options_.scoreboard != nullptr) {
+      options_.scoreboard->CountRestart(timed_out ? RestartCause::kDeadline
+                                        : WIFEXITED(status) && WEXITSTATUS(status) == 0
+                                            ? RestartCause::kRecycled
+                                        : WIFEXITED(status) ? RestartCause::kExited
+                                                            : RestartCause::kSignal);
+    }
     const bool died_young = Clock::now() - slot->started < std::chrono::seconds(1);
     slot->rapid_failures = died_young ? slot->rapid_failures + 1 : 0;
     const int shift = std::min(slot->rapid_failures, 6);
@@ -158,6 +172,32 @@ void PreforkMaster::AdvanceReload() {
   if (reload_queue_.empty()) daemon::NotifySystemd("READY=1");
 }
 
+void PreforkMaster::EnforceRequestTimeout() {
+  if (options_.scoreboard == nullptr || options_.request_timeout.count() <= 0) return;
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  const std::int64_t now_ns = static_cast<std::int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+  const std::int64_t limit_ns =
+      static_cast<std::int64_t>(options_.request_timeout.count()) * 1000000;
+  for (const SlotSnapshot& busy : options_.scoreboard->Snapshot()) {
+    if (busy.state != SlotState::kBusy || busy.pid <= 0 || timed_out_.count(busy.pid) > 0) continue;
+    const std::int64_t elapsed_ns = now_ns - busy.started_monotonic_ns;
+    if (elapsed_ns < limit_ns) continue;
+    // Only the pool's own children: a slot's pid is the master's to trust, never a stale one.
+    const bool ours =
+        retiring_.count(busy.pid) > 0 ||
+        std::any_of(slots_.begin(), slots_.end(), [&](const Slot& s) { return s.pid == busy.pid; });
+    if (!ours) continue;
+    log::Error("request timeout: killing worker pid " + std::to_string(busy.pid) + " after " +
+               std::to_string(elapsed_ns / 1000000) + " ms on " +
+               std::string(OperationKindName(busy.kind)) + " \"" + busy.operation_name +
+               "\" (root fields: " + busy.root_fields + ", path " + busy.path + ", request id " +
+               busy.request_id + ")");
+    ::kill(busy.pid, SIGKILL);
+    timed_out_.insert(busy.pid);
+  }
+}
+
 bool PreforkMaster::HasChildren() const {
   return !retiring_.empty() ||
          std::any_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.pid > 0; });
@@ -205,6 +245,7 @@ int PreforkMaster::Run() {
     Reap();  // a SIGCHLD can coalesce with another; reaping is cheap
     AdvanceReload();
     RespawnDueSlots();
+    EnforceRequestTimeout();
     if (stopping_ && !killed_ && Clock::now() >= stop_deadline_ && HasChildren()) {
       log::Warn("shutdown timeout: killing the children still running");
       for (const Slot& slot : slots_) {

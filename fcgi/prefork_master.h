@@ -10,6 +10,9 @@
 // - SIGHUP: rolling restart. Workers are replaced one at a time: a new worker starts before the old
 // one
 //   is asked to stop, so the pool never shrinks.
+// - With a scoreboard (fcgi/scoreboard.h), each child gets a slot of it, and the master ends
+//   (SIGKILL) a worker busy with one request longer than the request timeout, after logging what
+//   it was doing; it is replaced like any dead worker (php-fpm's request_terminate_timeout).
 // Signals only write a byte to a self-pipe; all work happens in Run()'s loop.
 #ifndef NETGRAPH_FCGI_PREFORK_MASTER_H_
 #define NETGRAPH_FCGI_PREFORK_MASTER_H_
@@ -19,8 +22,11 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
+
+#include "fcgi/scoreboard.h"
 
 namespace netgraph::fcgi {
 
@@ -34,6 +40,8 @@ struct ChildRole {
 
 struct PreforkOptions {
   std::chrono::milliseconds shutdown_timeout{30000};  // NETGRAPH_SHUTDOWN_TIMEOUT_MS
+  Scoreboard* scoreboard = nullptr;
+  std::chrono::milliseconds request_timeout{0};  // NETGRAPH_REQUEST_TIMEOUT_MS; 0: none
 };
 
 class PreforkMaster {
@@ -60,6 +68,7 @@ class PreforkMaster {
   void AdvanceReload();
   void RespawnDueSlots();
   bool HasChildren() const;
+  void EnforceRequestTimeout();
   int PollTimeoutMs() const;
 
   PreforkOptions options_;
@@ -67,6 +76,7 @@ class PreforkMaster {
   std::vector<Slot> slots_;
   std::map<pid_t, int> retiring_;  // old workers asked to stop during a reload -> their slot
   std::vector<int> reload_queue_;  // slots still to replace in the current reload
+  std::set<pid_t> timed_out_;      // workers killed for the request timeout, not yet reaped
   bool stopping_ = false;
   bool killed_ = false;
   Clock::time_point stop_deadline_;

@@ -1,5 +1,7 @@
 #include "fcgi/routes.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/log.h"
 
 namespace netgraph::fcgi {
@@ -14,16 +16,34 @@ HttpResponse Json(int status, std::string body) {
   return response;
 }
 
-HttpResponse Health(const HttpRequest& request, api::Service& service) {
-  if (request.method != "GET" && request.method != "HEAD") {
-    HttpResponse response = ErrorResponse(405, "Use GET or HEAD");
-    response.SetHeader("Allow", "GET, HEAD");
-    return response;
-  }
+// Netgraph-ws gets a second to answer; a stalled one must not stall the pool's health check.
+constexpr std::chrono::milliseconds kWsHealthTimeout{1000};
+
+std::optional<HttpResponse> RefuseUnlessGet(const HttpRequest& request) {
+  if (request.method == "GET" || request.method == "HEAD") return std::nullopt;
+  HttpResponse response = ErrorResponse(405, "Use GET or HEAD");
+  response.SetHeader("Allow", "GET, HEAD");
+  return response;
+}
+
+HttpResponse Health(const HttpRequest& request, api::Service& service, const PoolView& pool) {
+  if (std::optional<HttpResponse> refused = RefuseUnlessGet(request)) return *refused;
   api::Health health = service.CheckHealth();
   if (!health.database_connected) log::Warn("health: " + health.database_error);
   if (!health.redis_connected) log::Warn("health: " + health.redis_error);
-  HttpResponse response = Json(health.serving() ? 200 : 503, health.ToJson());
+  nlohmann::json body = nlohmann::json::parse(health.ToJson());
+  // Informational: subscriptions are down without netgraph-ws, but queries and mutations serve.
+  body["ws"] = {{"reachable", WsHealthy(pool.ws_address, kWsHealthTimeout)}};
+  HttpResponse response = Json(health.serving() ? 200 : 503, body.dump());
+  if (request.method == "HEAD") response.body.clear();
+  return response;
+}
+
+HttpResponse Observe(const HttpRequest& request, const PoolView& pool, bool metrics) {
+  if (std::optional<HttpResponse> refused = RefuseUnlessGet(request)) return *refused;
+  HttpResponse response =
+      metrics ? Json(200, PoolMetricsText(pool)) : Json(200, PoolStatusJson(pool));
+  if (metrics) response.headers[0].second = "text/plain; version=0.0.4; charset=utf-8";
   if (request.method == "HEAD") response.body.clear();
   return response;
 }
@@ -31,14 +51,17 @@ HttpResponse Health(const HttpRequest& request, api::Service& service) {
 }  // namespace
 
 HttpResponse Route(const HttpRequest& request, api::Service& service,
-                   const GraphQLHttpOptions& options) {
+                   const GraphQLHttpOptions& options, const PoolView& pool, GraphQLTrace* trace) {
   if (request.path == "/graphql") {
     if (request.method == "OPTIONS") return options.cors.Preflight(request);
-    HttpResponse response = HandleGraphQL(request, service, options);
+    HttpResponse response = HandleGraphQL(request, service, options, trace);
     options.cors.Decorate(request, response);
     return response;
   }
-  if (request.path == "/health") return Health(request, service);
+  if (request.path == "/health") return Health(request, service, pool);
+  if (pool.scoreboard != nullptr && (request.path == "/status" || request.path == "/metrics")) {
+    return Observe(request, pool, request.path == "/metrics");
+  }
   return ErrorResponse(404, "Not found: the GraphQL endpoint is /graphql");
 }
 

@@ -1,11 +1,19 @@
 // A FastCGI worker: one process serving one request at a time from the shared listening socket
 // until it is asked to stop (SIGTERM, SIGINT, SIGQUIT: the current request finishes first) or has
 // served `max_requests` (then it exits and the master starts a fresh one).
+//
+// Each request: its id is nginx's $request_id (FastCGI parameter REQUEST_ID, else one made here),
+// returned as X-Request-Id; the worker's scoreboard slot shows it busy with the operation while it
+// runs and counts it after; one JSON access line is logged (unless turned off), and a request
+// slower than `slow_request` is logged with where its time went.
 #ifndef NETGRAPH_FCGI_WORKER_H_
 #define NETGRAPH_FCGI_WORKER_H_
 
+#include <chrono>
+
 #include "core/api/service.h"
 #include "fcgi/graphql_http.h"
+#include "fcgi/metrics.h"
 
 namespace netgraph::fcgi {
 
@@ -13,6 +21,11 @@ struct WorkerOptions {
   int listen_fd = -1;
   long max_requests = 0;  // 0: never recycle
   GraphQLHttpOptions http;
+  // The scoreboard (null: none) and what /status, /metrics and /health need.
+  Scoreboard* scoreboard = nullptr;
+  PoolView pool;
+  bool access_log = true;                     // NETGRAPH_ACCESS_LOG
+  std::chrono::milliseconds slow_request{0};  // NETGRAPH_SLOW_REQUEST_MS; 0: no slow log
 };
 
 // Returns the process exit status.

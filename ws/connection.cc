@@ -8,6 +8,7 @@
 
 #include "core/log.h"
 #include "ws/messages.h"
+#include "ws/metrics.h"
 
 namespace netgraph::ws {
 namespace {
@@ -85,6 +86,7 @@ int Connection::OnWritable() {
       static_cast<int>(size)) {
     return -1;
   }
+  WsMetrics().bytes_sent_total += size;
   if (!queue_.empty() || closing_) lws_callback_on_writable(wsi_);
   return 0;
 }
@@ -136,6 +138,7 @@ void Connection::Close(int code, std::string_view reason) {
   if (closing_) return;
   closing_ = true;
   close_code_ = code;
+  WsMetrics().CountClose(code);
   close_reason_ = Utf8Prefix(reason, kMaxCloseReasonBytes);
   lws_set_timer_usecs(wsi_, LWS_SET_TIMER_USEC_CANCEL);
   lws_set_timeout(wsi_, PENDING_TIMEOUT_USER_OK, kCloseGraceSeconds);

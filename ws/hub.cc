@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "ws/metrics.h"
+
 namespace netgraph::ws {
 
 SubscriptionKey SubscriptionKey::Of(const OperationRequest& request) {
@@ -29,6 +31,17 @@ std::size_t EntryBytes(const SubscriptionKey& key) {
   return kEntryOverheadBytes + key.query.capacity() + key.operation_name.capacity() +
          2 * key.variables.capacity();
 }
+
+// Reports the hub's sizes to /ws/metrics when a membership change is done, whichever way it ends.
+struct ReportSizesAfter {
+  const Hub& hub;
+  ~ReportSizesAfter() {
+    WsCounters& metrics = WsMetrics();
+    metrics.subscribers = hub.subscriber_count();
+    metrics.subscriptions = hub.subscription_count();
+    metrics.documents = hub.document_count();
+  }
+};
 
 std::string Mebibytes(std::size_t bytes) {
   return std::to_string(bytes / (1024 * 1024)) + "." +
@@ -194,12 +207,14 @@ void Hub::LeaveAll(Subscriber& subscriber) {
 }
 
 void Hub::AddMember(Entries::iterator entry, const Member& member) {
+  ReportSizesAfter report{*this};
   entry->second.members.insert(member);
   memberships_[member] = entry;
   Account(member.first, entry->second, true);
 }
 
 void Hub::Remove(const Member& member) {
+  ReportSizesAfter report{*this};
   auto membership = memberships_.find(member);
   if (membership == memberships_.end()) return;
   Entries::iterator entry = membership->second;
@@ -252,6 +267,7 @@ std::size_t Hub::Publish(std::string_view topic, const graphql::Value& event,
       ++deliveries;
     }
   }
+  WsMetrics().deliveries_total += deliveries;
   for (auto& [entry, failure] : failed) {
     std::set<Member> members = entry->second.members;
     for (const Member& member : members) Remove(member);  // the last one erases the entry

@@ -27,6 +27,7 @@
 #include "ws/backoff.h"
 #include "ws/graphql_backend.h"
 #include "ws/handshake.h"
+#include "ws/metrics.h"
 #include "ws/options.h"
 #include "ws/redis_subscriber.h"
 #include "ws/server.h"
@@ -134,6 +135,7 @@ int main(int argc, char** argv) {
 
   config::Environment env;
   ws::Options options = ws::Options::FromEnvironment(env);
+  ws::WsMetrics().Configure(env);
   Result<daemon::LoadedService> loaded =
       daemon::LoadService(env, [&options](api::ServiceConfig& config) -> Status {
         for (const std::string& proxy : options.trusted_proxies) {

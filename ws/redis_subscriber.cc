@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/log.h"
+#include "ws/metrics.h"
 
 namespace netgraph::ws {
 namespace {
@@ -130,6 +131,7 @@ void RedisSubscriber::OnConnect(const redisAsyncContext* context, int status) {
     return;
   }
   self->connected_ = true;
+  WsMetrics().redis_connected = true;
   if (self->address_.socket_path.empty()) {
     redisEnableKeepAlive(const_cast<redisContext*>(&context->c));
   }
@@ -152,6 +154,7 @@ void RedisSubscriber::OnDisconnect(const redisAsyncContext* context, int status)
   auto* self = static_cast<RedisSubscriber*>(context->data);
   self->context_ = nullptr;  // freed by hiredis once this returns
   self->connected_ = false;
+  WsMetrics().redis_connected = false;
   if (self->subscribed_) self->lost_ = true;
   self->subscribed_ = false;
   if (self->stopping_) return;

@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "ws/connection.h"
 #include "ws/handshake.h"
+#include "ws/metrics.h"
 
 namespace netgraph::ws {
 namespace {
@@ -22,7 +23,9 @@ namespace {
 enum ProtocolId : unsigned { kHttpId = 0, kTransportWsId = 1, kLegacyWsId = 2 };
 
 struct PerSession {
-  Connection* connection;  // null until ESTABLISHED, and for plain HTTP
+  Connection* connection;     // null until ESTABLISHED, and for plain HTTP
+  std::string* http_body;     // a plain HTTP answer (/ws/health, /ws/metrics) not yet written
+  unsigned counted_protocol;  // the protocol id counted open in WsMetrics(), 0 when none
 };
 
 // graphql-transport-ws's timeout code, as for a connection_init that never came.
@@ -70,6 +73,68 @@ void LogFromLws(int level, const char* line) {
   } else {
     log::Debug(text);
   }
+}
+
+// Answers /ws/health and /ws/metrics (the headers now, the body when writable); anything else
+// is refused: nginx only sends upgrades and these here. Returns the callback's result.
+int AnswerHttp(lws* wsi, PerSession* session, std::string_view uri) {
+  const WsCounters& metrics = WsMetrics();
+  const bool health = uri == "/ws/health";
+  if (!health && uri != "/ws/metrics") {
+    if (lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST,
+                               "netgraph-ws serves GraphQL over WebSocket only") != 0) {
+      return -1;
+    }
+    return lws_http_transaction_completed(wsi) != 0 ? -1 : 0;
+  }
+  session->http_body = new std::string(health ? metrics.HealthJson() : metrics.MetricsText());
+  const unsigned status = !health || metrics.healthy() ? HTTP_STATUS_OK : 503;
+  const char* type = health ? "application/json" : "text/plain; version=0.0.4; charset=utf-8";
+  unsigned char headers[LWS_PRE + 512];
+  unsigned char* start = headers + LWS_PRE;
+  unsigned char* at = start;
+  unsigned char* end = headers + sizeof(headers) - 1;
+  if (lws_add_http_common_headers(wsi, status, type, session->http_body->size(), &at, end) != 0 ||
+      lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
+                                   reinterpret_cast<const unsigned char*>("no-store"), 8, &at,
+                                   end) != 0 ||
+      lws_finalize_write_http_header(wsi, start, &at, end) != 0) {
+    return -1;
+  }
+  lws_callback_on_writable(wsi);
+  return 0;
+}
+
+int WriteHttpBody(lws* wsi, PerSession* session) {
+  if (session == nullptr || session->http_body == nullptr) return 0;
+  std::unique_ptr<std::string> body(std::exchange(session->http_body, nullptr));
+  if (lws_write(wsi, reinterpret_cast<unsigned char*>(body->data()), body->size(),
+                LWS_WRITE_HTTP_FINAL) < static_cast<int>(body->size())) {
+    return -1;
+  }
+  return lws_http_transaction_completed(wsi) != 0 ? -1 : 0;
+}
+
+std::string_view ProtocolName(unsigned id) {
+  switch (id) {
+    case kTransportWsId:
+      return kTransportWsProtocol;
+    case kLegacyWsId:
+      return kLegacyWsProtocol;
+    default:
+      return "none";
+  }
+}
+
+// nginx's request id, from the first URL parameter it adds (nginx/netgraph-locations.conf).
+std::string RequestIdOf(lws* wsi) {
+  constexpr std::string_view kName = "netgraph_request_id=";
+  char value[96] = {};
+  if (lws_get_urlarg_by_name(wsi, kName.data(), value, sizeof(value)) == nullptr) return {};
+  // libwebsockets 4.1 copies the whole "name=value" parameter.
+  std::string_view id(value);
+  if (id.substr(0, kName.size()) == kName) id.remove_prefix(kName.size());
+  return std::string(id);
 }
 
 template <typename Handle>
@@ -211,12 +276,12 @@ int Server::Callback(lws* wsi, lws_callback_reasons reason, void* user, void* in
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
       return server->OnConfirmUpgrade(wsi);
     case LWS_CALLBACK_HTTP:
-      // nginx only sends upgrades here; anything else is a misdirected request.
-      if (lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST,
-                                 "netgraph-ws serves GraphQL over WebSocket only") != 0) {
-        return -1;
-      }
-      return lws_http_transaction_completed(wsi) != 0 ? -1 : 0;
+      return AnswerHttp(wsi, session, std::string_view(static_cast<const char*>(in), length));
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+      return WriteHttpBody(wsi, session);
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+      if (session != nullptr) delete std::exchange(session->http_body, nullptr);
+      return lws_callback_http_dummy(wsi, reason, user, in, length);
     case LWS_CALLBACK_ESTABLISHED:
       server->OnEstablished(wsi, user);
       return 0;
@@ -263,19 +328,29 @@ void Server::OnEstablished(lws* wsi, void* user) {
   connections_.insert(connection);
 
   unsigned id = lws_get_protocol(wsi)->id;
-  if (stopping_) return connection->Refuse(close_code::kGoingAway, "Server shutting down");
+  const std::string request_id = RequestIdOf(wsi);
+  auto refuse = [&](int code, std::string_view reason) {
+    LogUpgrade(request_id, ProtocolName(id), address, code);
+    connection->Refuse(code, reason);
+  };
+  if (stopping_) return refuse(close_code::kGoingAway, "Server shutting down");
   if (connections_.size() > options_.max_connections) {
-    return connection->Refuse(close_code::kTryAgainLater, "Too many connections");
+    return refuse(close_code::kTryAgainLater, "Too many connections");
   }
   if (connections_per_address_[address] >= options_.max_connections_per_address) {
-    return connection->Refuse(close_code::kTryAgainLater, "Too many connections from this address");
+    return refuse(close_code::kTryAgainLater, "Too many connections from this address");
   }
   if (!OriginAllowed(options_.allowed_origins, Header(wsi, WSI_TOKEN_ORIGIN))) {
-    return connection->Refuse(close_code::kForbidden, "Forbidden: Origin not allowed");
+    return refuse(close_code::kForbidden, "Forbidden: Origin not allowed");
   }
   if (id != kTransportWsId && id != kLegacyWsId) {
-    return connection->Refuse(close_code::kSubprotocolNotAcceptable, "Subprotocol not acceptable");
+    return refuse(close_code::kSubprotocolNotAcceptable, "Subprotocol not acceptable");
   }
+  LogUpgrade(request_id, ProtocolName(id), address, 0);
+  WsCounters& metrics = WsMetrics();
+  ++metrics.open_connections[std::string(ProtocolName(id))];
+  ++metrics.connections_total[std::string(ProtocolName(id))];
+  static_cast<PerSession*>(user)->counted_protocol = id;
   Subprotocol subprotocol =
       id == kTransportWsId ? Subprotocol::kGraphqlTransportWs : Subprotocol::kGraphqlWs;
   std::unique_ptr<Session> session = Session::Create(
@@ -290,6 +365,10 @@ void Server::OnClosed(void* user) {
   if (session == nullptr || session->connection == nullptr) return;
   Connection* connection = std::exchange(session->connection, nullptr);
   connection->OnClosed();
+  if (session->counted_protocol != 0) {
+    --WsMetrics()
+          .open_connections[std::string(ProtocolName(std::exchange(session->counted_protocol, 0)))];
+  }
   if (Session* started = connection->session()) {
     clients_.Disconnected(*started);
     auto count = connections_per_address_.find(connection->peer_address());
@@ -306,6 +385,7 @@ void Server::OnClosed(void* user) {
 void Server::Stop(std::function<void()> stopped) {
   if (stopping_) return;
   stopping_ = true;
+  WsMetrics().stopping = true;
   stopped_ = std::move(stopped);
   if (listen_poll_ != nullptr) {
     uv_poll_stop(listen_poll_);

@@ -9,6 +9,7 @@
 #include "core/auth/authorization_header.h"
 #include "core/embedded_file.h"
 #include "core/log.h"
+#include "core/telemetry.h"
 
 namespace netgraph::api {
 
@@ -132,6 +133,7 @@ std::unique_ptr<RequestScope> Service::NewRequest(std::string_view authorization
   if (!identity.ok()) {
     // The caller only ever learns "Authentication required"; the reason is for the operator.
     rejections_.Record(identity.status().message());
+    telemetry::Add(telemetry::JwtRefusalCounter(identity.status().message()));
     return std::make_unique<RequestScope>(*this, Credentials::kInvalid, std::nullopt);
   }
   return std::make_unique<RequestScope>(*this, Credentials::kValid, std::move(identity.value()));

@@ -103,6 +103,15 @@ struct EngineOptions {
   bool introspection = true;
 };
 
+// What an operation is, for logs, metrics and the pool's status page: its type, its name (empty
+// when anonymous) and the names of its root fields (not aliases; those inside inline fragments
+// included, those behind named fragment spreads not). Views into the document.
+struct OperationSummary {
+  OperationType type = OperationType::kQuery;
+  std::string_view name;
+  std::vector<std::string_view> root_fields;
+};
+
 // The result of Prepare: a parsed and validated document, or the errors that stop it. Immutable and
 // shared between the cache and the requests that use it.
 class PreparedDocument {
@@ -116,6 +125,11 @@ class PreparedDocument {
   // nullopt when no single operation can be determined.
   virtual std::optional<OperationType> OperationTypeFor(
       std::optional<std::string_view> operation_name) const = 0;
+  // The operation `operation_name` selects, described; nullopt when OperationTypeFor is.
+  virtual std::optional<OperationSummary> Describe(
+      std::optional<std::string_view> /*operation_name*/) const {
+    return std::nullopt;
+  }
   // The memory the document holds (its source text, parsed tree, errors and the execution plans
   // it keeps), for callers that bound what they keep by bytes rather than by text size.
   virtual std::size_t held_bytes() const = 0;

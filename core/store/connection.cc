@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/log.h"
+#include "core/telemetry.h"
 
 namespace netgraph::store {
 namespace {
@@ -231,10 +232,12 @@ Status Connection::Open() {
   conn_ = PQconnectdbParams(keywords.data(), values.data(), /*expand_dbname=*/1);
   if (conn_ == nullptr) return Status::Error("PostgreSQL: out of memory");
   if (PQstatus(conn_) != CONNECTION_OK) {
+    telemetry::Add(telemetry::Counter::kPostgresErrors);
     std::string message = WithoutTrailingSpace(PQerrorMessage(conn_));
     Close();
     return Status::Unavailable("PostgreSQL connection failed: " + message);
   }
+  telemetry::Add(telemetry::Counter::kPostgresConnects);
   PQsetNoticeProcessor(conn_, LogServerNotice, nullptr);
   for (const std::string& channel : listening_) {
     if (Status s = Simple(("LISTEN " + channel).c_str()); !s.ok()) {
@@ -251,7 +254,15 @@ Status Connection::EnsureConnected() {
 }
 
 Result<Rows> Connection::RunOnce(const Statement& statement, const std::vector<Param>& params) {
+  // What the slow log shows as this request's database time (core/telemetry.h).
+  struct Timed {
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    ~Timed() {
+      telemetry::RequestProfile::AddDatabaseTime(std::chrono::steady_clock::now() - start);
+    }
+  } timed;
   auto fail = [this](pg_result* result, const std::string& what) -> Result<Rows> {
+    telemetry::Add(telemetry::Counter::kPostgresErrors);
     const char* primary =
         result == nullptr ? nullptr : PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
     return Failure(result, primary == nullptr ? PQerrorMessage(conn_) : primary).WithContext(what);

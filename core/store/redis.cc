@@ -1,5 +1,7 @@
 #include "core/store/redis.h"
 
+#include "core/telemetry.h"
+
 #include <hiredis/hiredis.h>
 
 #include <cstdint>
@@ -174,6 +176,7 @@ Status RedisClient::EnsureConnected() {
                  : redisConnectUnixWithTimeout(address_.socket_path.c_str(), timeout);
   if (context_ == nullptr) return Status::Internal("Redis: out of memory");
   if (context_->err != 0) {
+    telemetry::Add(telemetry::Counter::kRedisErrors);
     std::string message = std::string("Redis connection failed: ") + context_->errstr;
     Disconnect();
     return Status::Unavailable(message);
@@ -192,11 +195,13 @@ Status RedisClient::EnsureConnected() {
                           : reply->type == REDIS_REPLY_ERROR ? reply->str
                                                              : "";
     if (!problem.empty()) {
+      telemetry::Add(telemetry::Counter::kRedisErrors);
       Disconnect();
       return Status::Unavailable("Redis at " + address_.Describe() + ": " + command.front() +
                                  " failed: " + problem);
     }
   }
+  telemetry::Add(telemetry::Counter::kRedisConnects);
   return Status::Ok();
 }
 
@@ -225,13 +230,16 @@ Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& se
     NETGRAPH_RETURN_IF_ERROR(EnsureConnected());
     Reply reply(send());
     if (!reply) {
+      telemetry::Add(telemetry::Counter::kRedisErrors);
       std::string error = std::string("Redis ") + name + " failed: " + context_->errstr;
       Disconnect();
       if (was_connected && attempt == 1) continue;
       return Status::Unavailable(error);
     }
-    if (reply->type == REDIS_REPLY_ERROR)
+    if (reply->type == REDIS_REPLY_ERROR) {
+      telemetry::Add(telemetry::Counter::kRedisErrors);
       return Status::Internal(std::string("Redis: ") + reply->str);
+    }
     return reply->type == REDIS_REPLY_INTEGER ? static_cast<std::int64_t>(reply->integer) : 0;
   }
 }

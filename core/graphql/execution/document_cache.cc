@@ -1,12 +1,18 @@
 #include "core/graphql/execution/document_cache.h"
 
+#include "core/telemetry.h"
+
 #include <utility>
 
 namespace netgraph::graphql {
 
 std::shared_ptr<const PreparedDocumentImpl> DocumentCache::Find(std::string_view query) {
   auto found = index_.find(query);
-  if (found == index_.end()) return nullptr;
+  if (found == index_.end()) {
+    telemetry::Add(telemetry::Counter::kDocumentCacheMisses);
+    return nullptr;
+  }
+  telemetry::Add(telemetry::Counter::kDocumentCacheHits);
   entries_.splice(entries_.begin(), entries_, found->second);
   return *found->second;
 }
@@ -42,13 +48,16 @@ void DocumentCache::Evict() {
     held_bytes_ -= entries_.back()->accounted_bytes();
     index_.erase(entries_.back()->source());
     entries_.pop_back();
+    telemetry::Add(telemetry::Counter::kDocumentCacheEvictions);
   }
+  telemetry::Set(telemetry::Counter::kDocumentCacheBytes, held_bytes_);
 }
 
 void DocumentCache::Clear() {
   index_.clear();
   entries_.clear();
   held_bytes_ = 0;
+  telemetry::Set(telemetry::Counter::kDocumentCacheBytes, 0);
 }
 
 }  // namespace netgraph::graphql

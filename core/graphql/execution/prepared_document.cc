@@ -95,6 +95,30 @@ std::optional<OperationType> PreparedDocumentImpl::OperationTypeFor(
   return (*operation)->operation;
 }
 
+namespace {
+
+void CollectRootFields(const ast::SelectionSet& selections, std::vector<std::string_view>* fields) {
+  for (const ast::Selection* selection : selections.selections) {
+    if (const auto* field = selection->As<ast::Field>()) {
+      fields->push_back(field->name.value);
+    } else if (const auto* fragment = selection->As<ast::InlineFragment>()) {
+      CollectRootFields(*fragment->selection_set, fields);
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<OperationSummary> PreparedDocumentImpl::Describe(
+    std::optional<std::string_view> operation_name) const {
+  if (!valid()) return std::nullopt;
+  Result<const ast::OperationDefinition*> operation = SelectOperation(operation_name);
+  if (!operation.ok()) return std::nullopt;
+  OperationSummary summary{(*operation)->operation, (*operation)->name.value, {}};
+  CollectRootFields(*(*operation)->selection_set, &summary.root_fields);
+  return summary;
+}
+
 std::size_t PreparedDocumentImpl::held_bytes() const {
   return fixed_bytes_ + root_plans_.capacity() * sizeof(RootPlan) + planned_bytes_;
 }

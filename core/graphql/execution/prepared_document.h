@@ -42,6 +42,8 @@ class PreparedDocumentImpl final : public PreparedDocument {
   const std::vector<Error>& errors() const override { return errors_; }
   std::optional<OperationType> OperationTypeFor(
       std::optional<std::string_view> operation_name) const override;
+  std::optional<OperationSummary> Describe(
+      std::optional<std::string_view> operation_name) const override;
 
   const void* owner() const { return owner_; }
   // The memory the document holds: its text, its AST arena, its errors and the plans it keeps.

@@ -33,6 +33,16 @@ TEST(LogTest, AMessageCannotForgeTheNextLine) {
   EXPECT_NE(line.find("'x'\\rerror netgraph-fcgi[1]: forged\\n\\tmore"), std::string::npos) << line;
 }
 
+TEST(LogTest, EveryLineStartsWithItsJournalPriority) {
+  EXPECT_EQ(WrittenLine("boom").substr(0, 9), "<3>error ");
+  testing::internal::CaptureStderr();
+  Write(Level::kWarn, "careful");
+  EXPECT_EQ(testing::internal::GetCapturedStderr().substr(0, 8), "<4>warn ");
+  testing::internal::CaptureStderr();
+  Write(Level::kInfo, "fine");
+  EXPECT_EQ(testing::internal::GetCapturedStderr().substr(0, 8), "<6>info ");
+}
+
 TEST(LogTest, EscapesEveryControlCharacter) {
   EXPECT_EQ(EscapeControlCharacters(std::string("a\x01"
                                                 "b\x1b[31m\x7f"

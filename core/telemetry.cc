@@ -1,0 +1,108 @@
+#include "core/telemetry.h"
+
+#include <array>
+#include <cstdio>
+#include <ctime>
+#include <utility>
+
+namespace netgraph::telemetry {
+namespace {
+
+std::array<std::atomic<std::uint64_t>, kCounterCount> g_own_counters{};
+std::atomic<std::uint64_t>* g_counters = g_own_counters.data();
+
+struct ProfileState {
+  bool active = false;
+  std::chrono::nanoseconds database{0};
+  std::size_t statements = 0;
+  std::vector<RequestProfile::Resolver> resolvers;
+};
+ProfileState g_profile;
+
+bool StartsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+void UseCounterStorage(std::atomic<std::uint64_t>* storage) { g_counters = storage; }
+
+void Add(Counter counter, std::uint64_t amount) {
+  g_counters[static_cast<std::size_t>(counter)].fetch_add(amount, std::memory_order_relaxed);
+}
+
+void Set(Counter counter, std::uint64_t value) {
+  g_counters[static_cast<std::size_t>(counter)].store(value, std::memory_order_relaxed);
+}
+
+std::uint64_t Read(Counter counter) {
+  return g_counters[static_cast<std::size_t>(counter)].load(std::memory_order_relaxed);
+}
+
+std::string FormatUtc(std::int64_t unix_ms) {
+  const std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
+  std::tm utc{};
+  ::gmtime_r(&seconds, &utc);
+  char text[64];
+  std::snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                static_cast<int>(unix_ms % 1000));
+  return text;
+}
+
+std::string NowUtc() {
+  return FormatUtc(std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count());
+}
+
+const char* BuildVersion() { return NETGRAPH_BUILD_VERSION; }
+const char* BuildCommit() { return NETGRAPH_BUILD_COMMIT; }
+
+Counter JwtRefusalCounter(std::string_view message) {
+  // The verifier's messages (core/auth/token_verifier.cc, core/auth/claims.cc) start with what
+  // was wrong; anything unrecognised counts as malformed, so the label set stays fixed.
+  if (StartsWith(message, "token expired")) return Counter::kJwtRefusedExpired;
+  if (StartsWith(message, "token not valid before") ||
+      StartsWith(message, "token issued in the future")) {
+    return Counter::kJwtRefusedNotYetValid;
+  }
+  if (StartsWith(message, "algorithm ")) return Counter::kJwtRefusedAlgorithm;
+  if (StartsWith(message, "unknown kid") || StartsWith(message, "token has no kid")) {
+    return Counter::kJwtRefusedKey;
+  }
+  if (StartsWith(message, "signature verification failed")) return Counter::kJwtRefusedSignature;
+  if (StartsWith(message, "token issuer") || StartsWith(message, "token audience") ||
+      StartsWith(message, "claim ") || StartsWith(message, "token has no ")) {
+    return Counter::kJwtRefusedClaims;
+  }
+  return Counter::kJwtRefusedMalformed;
+}
+
+void RequestProfile::End() { g_profile.active = false; }
+
+void RequestProfile::Begin() {
+  g_profile.active = true;
+  g_profile.database = std::chrono::nanoseconds(0);
+  g_profile.statements = 0;
+  g_profile.resolvers.clear();
+}
+
+void RequestProfile::AddDatabaseTime(std::chrono::nanoseconds elapsed) {
+  g_profile.database += elapsed;
+  ++g_profile.statements;
+}
+
+std::chrono::nanoseconds RequestProfile::DatabaseTime() { return g_profile.database; }
+std::size_t RequestProfile::Statements() { return g_profile.statements; }
+
+void RequestProfile::AddResolver(Resolver resolver) {
+  if (!g_profile.active) return;
+  g_profile.resolvers.push_back(std::move(resolver));
+}
+
+const std::vector<RequestProfile::Resolver>& RequestProfile::Resolvers() {
+  return g_profile.resolvers;
+}
+
+}  // namespace netgraph::telemetry

@@ -1,0 +1,84 @@
+// Process-wide counters that code deep in the core (the document cache, the PostgreSQL and Redis
+// clients, token verification) bumps without knowing who reports them, and the database time of
+// the request in progress, for the slow log.
+//
+// By default the counters live in this process's memory (netgraph-ws reports them itself). A
+// FastCGI worker points them at its slot of the pool's shared-memory scoreboard
+// (fcgi/scoreboard.h) with UseCounterStorage, so whichever worker answers a scrape reads
+// everyone's. Each process is single-threaded where it counts, so a slot has one writer: relaxed
+// atomics.
+#ifndef NETGRAPH_CORE_TELEMETRY_H_
+#define NETGRAPH_CORE_TELEMETRY_H_
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace netgraph::telemetry {
+
+// Counters, except kDocumentCacheBytes, a gauge (what the document cache holds now).
+enum class Counter : std::size_t {
+  kDocumentCacheHits,
+  kDocumentCacheMisses,
+  kDocumentCacheEvictions,
+  kDocumentCacheBytes,
+  kPostgresErrors,       // statements or connection attempts that failed
+  kPostgresConnects,     // connections opened (the first one, and each reconnect)
+  kRedisErrors,          // commands or connection attempts that failed
+  kRedisConnects,        // connections opened
+  kJwtRefusedMalformed,  // not a JWT, bad base64url/JSON, oversized, bad header
+  kJwtRefusedAlgorithm,  // alg not the configured one
+  kJwtRefusedKey,        // unknown kid, or no key to choose
+  kJwtRefusedSignature,  // the signature does not verify
+  kJwtRefusedExpired,    // exp passed
+  kJwtRefusedNotYetValid,
+  kJwtRefusedClaims,  // iss, aud, sub or another required claim wrong or missing
+  kCount,
+};
+constexpr std::size_t kCounterCount = static_cast<std::size_t>(Counter::kCount);
+
+// Where the counters are kept from now on: kCounterCount atomics that outlive the process's use.
+void UseCounterStorage(std::atomic<std::uint64_t>* storage);
+void Add(Counter counter, std::uint64_t amount = 1);
+void Set(Counter counter, std::uint64_t value);
+std::uint64_t Read(Counter counter);
+
+// This build's version (the project's) and git commit (when configured), for build-info metrics.
+const char* BuildVersion();
+const char* BuildCommit();
+
+// "2026-11-26T15:27:56.123Z" for milliseconds since the epoch: the time of log lines.
+std::string FormatUtc(std::int64_t unix_ms);
+std::string NowUtc();
+
+// The counter for a token refusal, from the verifier's message (core/auth/token_verifier.cc).
+Counter JwtRefusalCounter(std::string_view message);
+
+// Where a request's time went: what the slow log prints. Begin at the start of a request; the
+// store adds each statement's time (AddDatabaseTime), the API notes each root field's resolver.
+class RequestProfile {
+ public:
+  struct Resolver {
+    std::string field;
+    std::chrono::nanoseconds total{0};
+    std::chrono::nanoseconds database{0};
+  };
+
+  // Resolvers are recorded only between Begin and End (netgraph-ws runs queries without a profile).
+  static void Begin();
+  static void End();
+  static void AddDatabaseTime(std::chrono::nanoseconds elapsed);
+  // The database time so far in this request.
+  static std::chrono::nanoseconds DatabaseTime();
+  static std::size_t Statements();
+  static void AddResolver(Resolver resolver);
+  static const std::vector<Resolver>& Resolvers();
+};
+
+}  // namespace netgraph::telemetry
+
+#endif  // NETGRAPH_CORE_TELEMETRY_H_

@@ -1,0 +1,112 @@
+#include "fcgi/scoreboard.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+
+#include "core/telemetry.h"
+
+namespace netgraph::fcgi {
+namespace {
+
+// The scoreboard as one process sees it: the master's reservation, then the "child" (this same
+// process) attaching to the slot. Forking adds nothing to what is checked here.
+Scoreboard* AttachedScoreboard() {
+  Result<Scoreboard*> created = Scoreboard::Create();
+  EXPECT_TRUE(created.ok());
+  Scoreboard* scoreboard = *created;
+  const int slot = scoreboard->Reserve();
+  EXPECT_GE(slot, 0);
+  scoreboard->SetPid(slot, ::getpid());
+  scoreboard->Attach(SlotState::kIdle);
+  return scoreboard;
+}
+
+FinishedRequest Query(std::string_view root_field, std::chrono::milliseconds duration) {
+  FinishedRequest request;
+  request.kind = OperationKind::kQuery;
+  request.root_field = root_field;
+  request.outcome = "ok";
+  request.duration = duration;
+  return request;
+}
+
+TEST(ScoreboardTest, ABusyWorkerShowsItsRequestUntilItEnds) {
+  Scoreboard* scoreboard = AttachedScoreboard();
+  scoreboard->BeginRequest("/graphql", "0123abcd");
+  scoreboard->SetOperation(OperationKind::kMutation, "Claim", "claimVoucher");
+  std::vector<SlotSnapshot> slots = scoreboard->Snapshot();
+  ASSERT_EQ(slots.size(), 1u);
+  EXPECT_EQ(slots[0].pid, ::getpid());
+  EXPECT_EQ(slots[0].state, SlotState::kBusy);
+  EXPECT_EQ(slots[0].kind, OperationKind::kMutation);
+  EXPECT_EQ(slots[0].operation_name, "Claim");
+  EXPECT_EQ(slots[0].root_fields, "claimVoucher");
+  EXPECT_EQ(slots[0].request_id, "0123abcd");
+  EXPECT_GT(slots[0].started_unix_ms, 0);
+
+  FinishedRequest finished = Query("claimVoucher", std::chrono::milliseconds(3));
+  finished.kind = OperationKind::kMutation;
+  scoreboard->EndRequest(&finished);
+  slots = scoreboard->Snapshot();
+  EXPECT_EQ(slots[0].state, SlotState::kIdle);
+  EXPECT_EQ(slots[0].requests_served, 1u);
+}
+
+TEST(ScoreboardTest, CountersOutliveTheProcessThatBumpedThem) {
+  Scoreboard* scoreboard = AttachedScoreboard();
+  for (int i = 0; i < 3; ++i) {
+    scoreboard->BeginRequest("/graphql", "id");
+    FinishedRequest finished = Query("graphdbStatus", std::chrono::milliseconds(20));
+    scoreboard->EndRequest(&finished);
+  }
+  telemetry::Add(telemetry::Counter::kJwtRefusedExpired);
+  // The worker dies; its replacement gets the same slot and counts on.
+  scoreboard->Release(::getpid());
+  EXPECT_TRUE(scoreboard->Snapshot().empty());
+  const int slot = scoreboard->Reserve();
+  scoreboard->SetPid(slot, ::getpid());
+  scoreboard->Attach(SlotState::kIdle);
+  scoreboard->BeginRequest("/graphql", "id");
+  FinishedRequest finished = Query("graphdbStatus", std::chrono::seconds(20));
+  scoreboard->EndRequest(&finished);
+
+  const std::string text = scoreboard->MetricsText();
+  EXPECT_NE(text.find("netgraph_graphql_requests_total{operation_type=\"query\",root_field="
+                      "\"graphdbStatus\",outcome=\"ok\",code=\"\",status=\"200\"} 4\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("netgraph_jwt_refusals_total{reason=\"expired\"} 1\n"), std::string::npos);
+  // Three requests in the 25 ms bucket; the 20 s one only in +Inf.
+  EXPECT_NE(text.find("netgraph_graphql_request_duration_seconds_bucket{operation_type=\"query\","
+                      "le=\"0.025\"} 3\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("netgraph_graphql_request_duration_seconds_bucket{operation_type=\"query\","
+                      "le=\"10\"} 3\n"),
+            std::string::npos);
+  EXPECT_NE(
+      text.find("netgraph_graphql_request_duration_seconds_count{operation_type=\"query\"} 4\n"),
+      std::string::npos);
+  EXPECT_NE(text.find("netgraph_pool_workers{state=\"idle\"} 1\n"), std::string::npos);
+}
+
+TEST(ScoreboardTest, TokenRefusalsAreCountedUnderAFixedSetOfReasons) {
+  using telemetry::Counter;
+  using telemetry::JwtRefusalCounter;
+  EXPECT_EQ(JwtRefusalCounter("token expired at 5 (now 9)"), Counter::kJwtRefusedExpired);
+  EXPECT_EQ(JwtRefusalCounter("token not valid before 9"), Counter::kJwtRefusedNotYetValid);
+  EXPECT_EQ(JwtRefusalCounter("signature verification failed"), Counter::kJwtRefusedSignature);
+  EXPECT_EQ(JwtRefusalCounter("algorithm 'HS256' not allowed"), Counter::kJwtRefusedAlgorithm);
+  EXPECT_EQ(JwtRefusalCounter("unknown kid 'x'"), Counter::kJwtRefusedKey);
+  EXPECT_EQ(JwtRefusalCounter("token issuer is not NETGRAPH_JWT_ISSUER"),
+            Counter::kJwtRefusedClaims);
+  EXPECT_EQ(JwtRefusalCounter("token is not three dot-separated parts"),
+            Counter::kJwtRefusedMalformed);
+  EXPECT_EQ(JwtRefusalCounter("anything new"), Counter::kJwtRefusedMalformed);
+}
+
+}  // namespace
+}  // namespace netgraph::fcgi

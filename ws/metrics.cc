@@ -1,0 +1,142 @@
+#include "ws/metrics.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/log.h"
+#include "core/telemetry.h"
+
+namespace netgraph::ws {
+namespace {
+
+void Family(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
+  out.append("# HELP ").append(name).append(" ").append(help).append("\n# TYPE ");
+  out.append(name).append(" ").append(type).append("\n");
+}
+
+template <typename Number>
+void Sample(std::string& out, std::string_view name, std::string_view labels, Number value) {
+  out.append(name);
+  if (!labels.empty()) out.append("{").append(labels).append("}");
+  out.append(" ").append(std::to_string(value)).append("\n");
+}
+
+// The close codes netgraph-ws sends (ws/session.h); anything else is counted as "other", so the
+// label set stays fixed.
+bool KnownCloseCode(int code) {
+  switch (code) {
+    case 1000:
+    case 1001:
+    case 1009:
+    case 1011:
+    case 1013:
+    case 4400:
+    case 4401:
+    case 4403:
+    case 4406:
+    case 4408:
+    case 4409:
+    case 4429:
+    case 4500:
+    case 4503:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+WsCounters& WsMetrics() {
+  static WsCounters counters;
+  return counters;
+}
+
+void WsCounters::Configure(config::Environment& env) {
+  access_log = env.Bool("NETGRAPH_ACCESS_LOG", true);
+}
+
+void WsCounters::CountClose(int code) { ++closes_total[KnownCloseCode(code) ? code : 0]; }
+
+std::string WsCounters::MetricsText() const {
+  std::string out;
+  Family(out, "netgraph_ws_connections", "gauge", "Open WebSocket connections by subprotocol.");
+  for (const auto& [protocol, count] : open_connections) {
+    Sample(out, "netgraph_ws_connections", "protocol=\"" + protocol + "\"", count);
+  }
+  Family(out, "netgraph_ws_connections_total", "counter",
+         "WebSocket connections accepted, by subprotocol.");
+  for (const auto& [protocol, count] : connections_total) {
+    Sample(out, "netgraph_ws_connections_total", "protocol=\"" + protocol + "\"", count);
+  }
+  Family(out, "netgraph_ws_subscribers", "gauge",
+         "Running subscription operations (a connection's operation id each).");
+  Sample(out, "netgraph_ws_subscribers", "", subscribers);
+  Family(out, "netgraph_ws_subscriptions", "gauge",
+         "Distinct running subscriptions: each update is executed once per subscription.");
+  Sample(out, "netgraph_ws_subscriptions", "", subscriptions);
+  Family(out, "netgraph_ws_documents", "gauge", "Distinct subscription documents held.");
+  Sample(out, "netgraph_ws_documents", "", documents);
+  Family(out, "netgraph_ws_deliveries_total", "counter",
+         "Subscription results handed to subscribers.");
+  Sample(out, "netgraph_ws_deliveries_total", "", deliveries_total);
+  Family(out, "netgraph_ws_sent_bytes_total", "counter", "WebSocket message bytes written.");
+  Sample(out, "netgraph_ws_sent_bytes_total", "", bytes_sent_total);
+  Family(out, "netgraph_ws_closes_total", "counter",
+         "Connections the server closed, by close code (4503: slow consumer).");
+  for (const auto& [code, count] : closes_total) {
+    Sample(out, "netgraph_ws_closes_total",
+           "code=\"" + (code == 0 ? std::string("other") : std::to_string(code)) + "\"", count);
+  }
+  Family(out, "netgraph_ws_slow_consumers_closed_total", "counter",
+         "Connections closed because the client fell too far behind (close code 4503).");
+  auto slow = closes_total.find(4503);
+  Sample(out, "netgraph_ws_slow_consumers_closed_total", "",
+         slow == closes_total.end() ? 0 : slow->second);
+  Family(out, "netgraph_ws_redis_connected", "gauge",
+         "1 while the Redis subscription connection is up.");
+  Sample(out, "netgraph_ws_redis_connected", "", redis_connected ? 1 : 0);
+  using telemetry::Counter;
+  Family(out, "netgraph_ws_postgres_errors_total", "counter",
+         "Failed PostgreSQL statements and connection attempts of netgraph-ws.");
+  Sample(out, "netgraph_ws_postgres_errors_total", "", telemetry::Read(Counter::kPostgresErrors));
+  Family(out, "netgraph_ws_jwt_refusals_total", "counter",
+         "Bearer tokens netgraph-ws refused (all reasons).");
+  std::uint64_t refusals = 0;
+  for (Counter reason :
+       {Counter::kJwtRefusedMalformed, Counter::kJwtRefusedAlgorithm, Counter::kJwtRefusedKey,
+        Counter::kJwtRefusedSignature, Counter::kJwtRefusedExpired, Counter::kJwtRefusedNotYetValid,
+        Counter::kJwtRefusedClaims}) {
+    refusals += telemetry::Read(reason);
+  }
+  Sample(out, "netgraph_ws_jwt_refusals_total", "", refusals);
+  Family(out, "netgraph_build_info", "gauge", "The running build; always 1.");
+  out.append("netgraph_build_info{daemon=\"netgraph-ws\",version=\"");
+  out.append(telemetry::BuildVersion()).append("\",commit=\"").append(telemetry::BuildCommit());
+  out.append("\"} 1\n");
+  return out;
+}
+
+std::string WsCounters::HealthJson() const {
+  std::int64_t connections = 0;
+  for (const auto& [protocol, count] : open_connections) connections += count;
+  nlohmann::json body = {{"status", stopping ? "stopping" : "ok"},
+                         {"redis", {{"connected", redis_connected}}},
+                         {"connections", connections}};
+  return body.dump();
+}
+
+void LogUpgrade(std::string_view request_id, std::string_view protocol, std::string_view address,
+                int refused_with) {
+  if (!WsMetrics().access_log) return;
+  nlohmann::json line = {{"time", telemetry::NowUtc()},
+                         {"request_id", request_id},
+                         {"method", "GET"},
+                         {"path", "/graphql"},
+                         {"upgrade", "websocket"},
+                         {"protocol", protocol},
+                         {"client", address}};
+  if (refused_with != 0) line["refused_with"] = refused_with;
+  log::Info("access " + line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+}  // namespace netgraph::ws
