@@ -34,7 +34,25 @@ GraphqlBackend::GraphqlBackend(api::Service& service, std::chrono::seconds token
       anonymous_(service.NewRequest("")),
       max_update_bytes_(max_update_bytes),
       refusals_("refused a message from Redis", kRefusalLogInterval, log::Warn),
-      hub_(*this, limits) {}
+      hub_(*this, limits),
+      feed_(
+          *this,
+          [this](std::string_view channel, const PublishedUpdate& update,
+                 const UpdateStamp& stamp) {
+            std::size_t deliveries =
+                hub_.Publish(channel, graphql::Value::FromJson(update.event), stamp);
+            log::Debug("update " + std::to_string(stamp.sequence) + " on " + std::string(channel) +
+                       ": " + std::to_string(deliveries) + " deliveries");
+          },
+          max_update_bytes) {}
+
+Result<store::OutboxPosition> GraphqlBackend::Head() {
+  return store::OutboxHead(service_.database());
+}
+
+Result<store::OutboxPage> GraphqlBackend::After(std::int64_t after_id, std::int64_t limit) {
+  return store::OutboxAfter(service_.database(), after_id, limit);
+}
 
 Authentication GraphqlBackend::Authenticate(std::string_view authorization) {
   std::unique_ptr<api::RequestScope> scope = service_.NewRequest(authorization);
@@ -124,15 +142,7 @@ void GraphqlBackend::OnPublished(std::string_view channel, std::string_view mess
     refusals_.Record("on channel " + std::string(channel) + ": " + update.status().message());
     return;
   }
-  std::optional<UpdateStamp> stamp = sequencer_.Next(update->publisher_sequence);
-  if (!stamp) {
-    log::Debug("dropping a repeated update (publisher sequence " +
-               std::to_string(*update->publisher_sequence) + ")");
-    return;
-  }
-  std::size_t deliveries = hub_.Publish(channel, graphql::Value::FromJson(update->event), *stamp);
-  log::Debug("update " + std::to_string(stamp->sequence) + " on " + std::string(channel) + ": " +
-             std::to_string(deliveries) + " deliveries");
+  feed_.OnMessage(channel, *update);
 }
 
 }  // namespace netgraph::ws

@@ -20,10 +20,11 @@
 #include "ws/options.h"
 #include "ws/session.h"
 #include "ws/update.h"
+#include "ws/update_feed.h"
 
 namespace netgraph::ws {
 
-class GraphqlBackend final : public Backend, public EventExecutor {
+class GraphqlBackend final : public Backend, public EventExecutor, private OutboxReader {
  public:
   // `listen` is called with each new subscription's topic: the Redis channel to subscribe to.
   // `token_leeway`: NETGRAPH_JWT_LEEWAY_SECONDS, how long after its exp a token is still accepted.
@@ -37,10 +38,11 @@ class GraphqlBackend final : public Backend, public EventExecutor {
 
   // A message was published on Redis `channel`: one update for the subscriptions fed by it, once
   // it is authenticated (service.updates()) and parsed; anything else is dropped and logged
-  // (throttled, core/throttled_log.h) before its sequence number can count.
+  // (throttled, core/throttled_log.h) before its sequence number can count. Updates reach the
+  // subscriptions in outbox order, once each (ws/update_feed.h).
   void OnPublished(std::string_view channel, std::string_view message);
-  // The Redis subscription was lost and is back: updates may have been missed.
-  void OnResubscribed() { sequencer_.MarkPossibleLoss(); }
+  // The Redis subscription is in place (again): what was missed meanwhile is read from the outbox.
+  void OnSubscribed() { feed_.OnSubscribed(); }
 
   // Backend
   Authentication Authenticate(std::string_view authorization) override;
@@ -54,6 +56,10 @@ class GraphqlBackend final : public Backend, public EventExecutor {
                                         const graphql::Value& event) override;
 
  private:
+  // OutboxReader, over the process's own database connection.
+  Result<store::OutboxPosition> Head() override;
+  Result<store::OutboxPage> After(std::int64_t after_id, std::int64_t limit) override;
+
   // Hands freed document memory back to the system once enough has been released: glibc keeps
   // freed heap pages otherwise, and a closed attack would leave the process at its peak.
   void ReleaseFreedMemory(std::size_t held_before);
@@ -64,8 +70,8 @@ class GraphqlBackend final : public Backend, public EventExecutor {
   std::unique_ptr<api::RequestScope> anonymous_;  // the context of shared executions
   std::size_t max_update_bytes_;
   log::ThrottledLog refusals_;
-  Sequencer sequencer_;
   Hub hub_;
+  UpdateFeed feed_;
   std::size_t released_since_trim_ = 0;
 };
 

@@ -106,7 +106,7 @@ int Serve(uv_loop_t* loop, netgraph::api::Service& service, std::chrono::seconds
       ws::RedisSubscriber::Handlers{[&backend](std::string_view channel, std::string_view payload) {
                                       backend.OnPublished(channel, payload);
                                     },
-                                    [&backend] { backend.OnResubscribed(); }});
+                                    [&backend] { backend.OnSubscribed(); }});
   ws::Server server(loop, options, backend, backend.clients());
   if (Status s = server.Start(listen_fd); !s.ok()) {
     log::Error(s.message());
