@@ -3,8 +3,8 @@
 // both protocols (the graphql-ws client and the legacy graphql-ws) are compared with the outbox.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
+import { psql } from '../support/postgres.mjs';
 import { readPid, waitFor } from '../support/stack.mjs';
 import {
   RawSocket, graphqlWsClient, mentionsAny, publishUntilReceived, startRedis, stopRedis, subscribe,
@@ -13,10 +13,6 @@ import {
 
 const query = 'subscription { networkUpdated { nodes { id type } } }';
 const perProtocol = 4;
-
-function psql(sql) {
-  return execFileSync('psql', [process.env.DATABASE_URL, '-tAc', sql], { encoding: 'utf8' }).trim();
-}
 
 // Live subscribers of both protocols, each having received a warm-up update.
 async function liveSubscribers() {
