@@ -3,13 +3,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import WebSocket from 'ws';
 import {
   baseUrl, childrenOf, graphql, isAlive, readPid, repo, runDir, waitFor, wsUrl,
 } from '../support/stack.mjs';
 import { fastcgiGraphql, fastcgiRequest } from '../support/fastcgi.mjs';
+import { databaseRelay, startPool } from '../support/pool.mjs';
 
 test('GET /health answers 200 with the state of PostgreSQL and Redis', async () => {
   const response = await fetch(`${baseUrl}/health`);
@@ -121,58 +121,6 @@ test('SIGTERM lets an in-flight request finish, then stops the pool and leaves n
   for (const pid of children) assert.equal(isAlive(pid), false, `child ${pid} is gone`);
   assert.equal(existsSync(socket), false, 'the socket file is removed');
 });
-
-// A TCP relay to the stack's PostgreSQL that the test can cut (every open connection dropped, as a
-// failover or a network break would) and close (nothing listens: the database is unreachable).
-async function databaseRelay() {
-  const target = new URL(process.env.DATABASE_URL);
-  const open = new Set();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port), target.hostname);
-    for (const socket of [client, upstream]) {
-      open.add(socket);
-      socket.on('error', () => {});
-      socket.on('close', () => {
-        open.delete(socket);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  const listen = (port) => new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-  await listen(0);
-  const { port } = server.address();
-  const url = new URL(target);
-  url.port = String(port);
-  return {
-    url: url.toString(),
-    cut() { for (const socket of open) socket.destroy(); },
-    close() {
-      const closed = new Promise((resolve) => server.close(resolve));
-      this.cut();
-      return closed;
-    },
-    reopen: () => listen(port),
-    connections: () => open.size / 2,
-  };
-}
-
-async function startPool(t, name, env) {
-  const socket = path.join(runDir, `${name}.sock`);
-  const pool = spawn(path.join(repo, 'build', 'bin', 'netgraph-fcgi'), [], {
-    env: { ...process.env, NETGRAPH_FCGI_LISTEN: socket, NETGRAPH_WORKERS: '2', ...env },
-    stdio: 'ignore',
-  });
-  const exited = new Promise((resolve) => pool.on('exit', resolve));
-  t.after(async () => {
-    pool.kill('SIGTERM');
-    await exited;
-  });
-  await waitFor(() => existsSync(socket) && childrenOf(pool.pid).length === 3, { what: 'the pool' });
-  return socket;
-}
 
 const health = async (socket) => {
   const response = await fastcgiRequest(socket, { method: 'GET', path: '/health' });
