@@ -24,17 +24,36 @@ constexpr std::chrono::seconds kRefusalLogInterval{10};
 
 }  // namespace
 
-GraphqlBackend::GraphqlBackend(api::Service& service, std::chrono::seconds token_leeway,
-                               const MemoryLimits& limits,
+GraphqlBackend::GraphqlBackend(api::Service& service, DatabaseWorkers& workers,
+                               std::chrono::seconds token_leeway, const MemoryLimits& limits,
                                std::function<void(const std::string&)> listen,
                                std::size_t max_update_bytes)
     : service_(service),
+      workers_(workers),
       token_leeway_(token_leeway),
       listen_(std::move(listen)),
       anonymous_(service.NewRequest("")),
       max_update_bytes_(max_update_bytes),
       refusals_("refused a message from Redis", kRefusalLogInterval, log::Warn),
-      hub_(*this, limits) {}
+      hub_(*this, limits),
+      feed_(
+          *this,
+          [this](std::string_view channel, const PublishedUpdate& update,
+                 const UpdateStamp& stamp) {
+            std::size_t deliveries =
+                hub_.Publish(channel, graphql::Value::FromJson(update.event), stamp);
+            log::Debug("update " + std::to_string(stamp.sequence) + " on " + std::string(channel) +
+                       ": " + std::to_string(deliveries) + " deliveries");
+          },
+          max_update_bytes) {}
+
+Result<store::OutboxPosition> GraphqlBackend::Head() {
+  return store::OutboxHead(service_.database());
+}
+
+Result<store::OutboxPage> GraphqlBackend::After(std::int64_t after_id, std::int64_t limit) {
+  return store::OutboxAfter(service_.database(), after_id, limit);
+}
 
 Authentication GraphqlBackend::Authenticate(std::string_view authorization) {
   std::unique_ptr<api::RequestScope> scope = service_.NewRequest(authorization);
@@ -61,13 +80,13 @@ StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
   params.variables = request.variables.is_null() ? nullptr : &request.variables;
   params.context = context;
 
-  if (!document->valid() ||
-      document->OperationTypeFor(params.operation_name) != graphql::OperationType::kSubscription) {
-    // Queries, mutations, and documents that do not run at all: Execute gives the result or the
-    // request error.
+  if (!document->valid()) {
+    // A document that does not run at all: Execute gives the request error, without the database.
     graphql::ExecutionResult result = engine.Execute(*document, params);
-    return {result.has_data ? StartResult::Kind::kResult : StartResult::Kind::kRequestError,
-            std::move(result)};
+    return {StartResult::Kind::kRequestError, std::move(result)};
+  }
+  if (document->OperationTypeFor(params.operation_name) != graphql::OperationType::kSubscription) {
+    return StartOnWorker(subscriber, id, request, context);
   }
 
   SubscriptionKey key = SubscriptionKey::Of(request);
@@ -92,13 +111,51 @@ StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
   return {StartResult::Kind::kSubscribed, {}};
 }
 
+StartResult GraphqlBackend::StartOnWorker(Subscriber& subscriber, const std::string& id,
+                                          const OperationRequest& request,
+                                          graphql::RequestContext* context) {
+  // The credentials Authenticate verified, for a context of the worker's own service: nothing of
+  // the loop's service (its connection above all) is used off the loop.
+  const auto& scope = static_cast<const api::RequestScope&>(*context);
+  std::optional<auth::Identity> identity;
+  if (scope.identity() != nullptr) identity = *scope.identity();
+  const std::uint64_t ticket = ++next_ticket_;
+  pending_[{&subscriber, id}] = ticket;
+  workers_.Submit(
+      [request, credentials = scope.credentials(), identity](api::Service& service) {
+        api::RequestScope worker_scope(service, credentials, identity);
+        graphql::Engine& engine = service.engine();
+        std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(request.query);
+        graphql::ExecuteParams params;
+        if (request.operation_name) params.operation_name = *request.operation_name;
+        params.variables = request.variables.is_null() ? nullptr : &request.variables;
+        params.context = &worker_scope;
+        graphql::ExecutionResult result = engine.Execute(*document, params);
+        return StartResult{
+            result.has_data ? StartResult::Kind::kResult : StartResult::Kind::kRequestError,
+            std::move(result)};
+      },
+      [this, subscriber = &subscriber, id, ticket](StartResult result) {
+        auto pending = pending_.find({subscriber, id});
+        if (pending == pending_.end() || pending->second != ticket) return;  // stopped meanwhile
+        pending_.erase(pending);
+        subscriber->OnResult(id, result);
+      });
+  return {StartResult::Kind::kPending, {}};
+}
+
 void GraphqlBackend::Stop(Subscriber& subscriber, const std::string& id) {
+  pending_.erase({&subscriber, id});
   std::size_t held = hub_.held_bytes();
   hub_.Leave(subscriber, id);
   ReleaseFreedMemory(held);
 }
 
 void GraphqlBackend::StopAll(Subscriber& subscriber) {
+  for (auto pending = pending_.lower_bound({&subscriber, std::string()});
+       pending != pending_.end() && pending->first.first == &subscriber;) {
+    pending = pending_.erase(pending);
+  }
   std::size_t held = hub_.held_bytes();
   hub_.LeaveAll(subscriber);
   ReleaseFreedMemory(held);
@@ -124,15 +181,7 @@ void GraphqlBackend::OnPublished(std::string_view channel, std::string_view mess
     refusals_.Record("on channel " + std::string(channel) + ": " + update.status().message());
     return;
   }
-  std::optional<UpdateStamp> stamp = sequencer_.Next(update->publisher_sequence);
-  if (!stamp) {
-    log::Debug("dropping a repeated update (publisher sequence " +
-               std::to_string(*update->publisher_sequence) + ")");
-    return;
-  }
-  std::size_t deliveries = hub_.Publish(channel, graphql::Value::FromJson(update->event), *stamp);
-  log::Debug("update " + std::to_string(stamp->sequence) + " on " + std::string(channel) + ": " +
-             std::to_string(deliveries) + " deliveries");
+  feed_.OnMessage(channel, *update);
 }
 
 }  // namespace netgraph::ws

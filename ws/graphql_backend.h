@@ -2,33 +2,41 @@
 // code as HTTP), operations prepared, executed and subscribed by the service's GraphQL engine, and
 // graph updates from Redis fanned out through the hub.
 //
-// Everything runs on the event loop thread, including queries sent over a socket: they run
-// synchronously, like a FastCGI worker's, on the process's own database connection.
+// Everything runs on the event loop thread except queries and mutations sent over a socket: those
+// run on the database worker threads (ws/database_workers.h), each with its own service and
+// connection, and their outcomes come back to the loop. The loop's own database connection only
+// serves the catch-up from the outbox (ws/update_feed.h).
 #ifndef NETGRAPH_WS_GRAPHQL_BACKEND_H_
 #define NETGRAPH_WS_GRAPHQL_BACKEND_H_
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/api/service.h"
 #include "core/throttled_log.h"
+#include "ws/database_workers.h"
 #include "ws/hub.h"
 #include "ws/options.h"
 #include "ws/session.h"
 #include "ws/update.h"
+#include "ws/update_feed.h"
 
 namespace netgraph::ws {
 
-class GraphqlBackend final : public Backend, public EventExecutor {
+class GraphqlBackend final : public Backend, public EventExecutor, private OutboxReader {
  public:
   // `listen` is called with each new subscription's topic: the Redis channel to subscribe to.
   // `token_leeway`: NETGRAPH_JWT_LEEWAY_SECONDS, how long after its exp a token is still accepted.
   // Published payloads larger than `max_update_bytes` are refused.
-  GraphqlBackend(api::Service& service, std::chrono::seconds token_leeway,
+  // Queries and mutations run on `workers`.
+  GraphqlBackend(api::Service& service, DatabaseWorkers& workers, std::chrono::seconds token_leeway,
                  const MemoryLimits& limits, std::function<void(const std::string&)> listen,
                  std::size_t max_update_bytes);
 
@@ -37,10 +45,11 @@ class GraphqlBackend final : public Backend, public EventExecutor {
 
   // A message was published on Redis `channel`: one update for the subscriptions fed by it, once
   // it is authenticated (service.updates()) and parsed; anything else is dropped and logged
-  // (throttled, core/throttled_log.h) before its sequence number can count.
+  // (throttled, core/throttled_log.h) before its sequence number can count. Updates reach the
+  // subscriptions in outbox order, once each (ws/update_feed.h).
   void OnPublished(std::string_view channel, std::string_view message);
-  // The Redis subscription was lost and is back: updates may have been missed.
-  void OnResubscribed() { sequencer_.MarkPossibleLoss(); }
+  // The Redis subscription is in place (again): what was missed meanwhile is read from the outbox.
+  void OnSubscribed() { feed_.OnSubscribed(); }
 
   // Backend
   Authentication Authenticate(std::string_view authorization) override;
@@ -54,18 +63,31 @@ class GraphqlBackend final : public Backend, public EventExecutor {
                                         const graphql::Value& event) override;
 
  private:
+  // OutboxReader, over the process's own database connection.
+  Result<store::OutboxPosition> Head() override;
+  Result<store::OutboxPage> After(std::int64_t after_id, std::int64_t limit) override;
+
   // Hands freed document memory back to the system once enough has been released: glibc keeps
   // freed heap pages otherwise, and a closed attack would leave the process at its peak.
   void ReleaseFreedMemory(std::size_t held_before);
 
+  // Runs a query or mutation on a worker; its outcome goes to `subscriber` unless stopped first.
+  StartResult StartOnWorker(Subscriber& subscriber, const std::string& id,
+                            const OperationRequest& request, graphql::RequestContext* context);
+
   api::Service& service_;
+  DatabaseWorkers& workers_;
+  // The operations running on workers, each with the number its completion must find here (an id
+  // stopped and started again gets a new one).
+  std::map<std::pair<Subscriber*, std::string>, std::uint64_t> pending_;
+  std::uint64_t next_ticket_ = 0;
   std::chrono::seconds token_leeway_;
   std::function<void(const std::string&)> listen_;
   std::unique_ptr<api::RequestScope> anonymous_;  // the context of shared executions
   std::size_t max_update_bytes_;
   log::ThrottledLog refusals_;
-  Sequencer sequencer_;
   Hub hub_;
+  UpdateFeed feed_;
   std::size_t released_since_trim_ = 0;
 };
 

@@ -65,10 +65,17 @@ void LegacyWsSession::OnStart(const nlohmann::json& message) {
   // subscriptions-transport-ws replaces an operation started again under the same id.
   StopOperation(*id);
   std::optional<StartResult> result = StartOperation(*id, *request);
-  if (!result || result->kind == StartResult::Kind::kSubscribed) return;
+  if (!result || result->kind == StartResult::Kind::kSubscribed ||
+      result->kind == StartResult::Kind::kPending) {
+    return;
+  }
+  SendOutcome(*id, *result);
+}
+
+void LegacyWsSession::SendOutcome(const std::string& id, const StartResult& result) {
   // Results and request errors alike: one data message, then complete.
-  peer_.Send(OperationMessage("data", *id, result->result.Body()));
-  peer_.Send(OperationMessage("complete", *id));
+  peer_.Send(OperationMessage("data", id, result.result.Body()));
+  peer_.Send(OperationMessage("complete", id));
 }
 
 void LegacyWsSession::OnStop(const nlohmann::json& message) {

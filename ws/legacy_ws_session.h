@@ -30,6 +30,7 @@ class LegacyWsSession final : public Session {
  private:
   // Sends connection_error {"message": reason}, then closes with `code` and `reason`.
   void CloseWith(int code, std::string_view reason) override;
+  void SendOutcome(const std::string& id, const StartResult& result) override;
   void OnConnectionInit(const nlohmann::json& message);
   void OnStart(const nlohmann::json& message);
   void OnStop(const nlohmann::json& message);

@@ -3,7 +3,8 @@
 // its listening socket from systemd or opens NETGRAPH_WS_LISTEN, subscribes to Redis and serves
 // until SIGTERM or SIGINT, which close every connection with 1001 and exit 0.
 //
-// One thread: libwebsockets, hiredis and the timers share one libuv loop.
+// One loop thread: libwebsockets, hiredis and the timers share one libuv loop; queries and
+// mutations sent over sockets run on NETGRAPH_WS_DATABASE_THREADS worker threads.
 #include <sys/resource.h>
 #include <unistd.h>
 #include <uv.h>
@@ -25,6 +26,7 @@
 #include "daemon/startup.h"
 #include "daemon/systemd_notify.h"
 #include "ws/backoff.h"
+#include "ws/database_workers.h"
 #include "ws/graphql_backend.h"
 #include "ws/handshake.h"
 #include "ws/metrics.h"
@@ -93,21 +95,21 @@ class StopSignals {
 };
 
 // Serves on `listen_fd` until a stop signal; everything on `loop` is gone when this returns.
-int Serve(uv_loop_t* loop, netgraph::api::Service& service, std::chrono::seconds token_leeway,
-          const netgraph::store::RedisAddress& redis_address, const netgraph::ws::Options& options,
-          const std::string& where, int listen_fd) {
+int Serve(uv_loop_t* loop, netgraph::api::Service& service, netgraph::ws::DatabaseWorkers& workers,
+          std::chrono::seconds token_leeway, const netgraph::store::RedisAddress& redis_address,
+          const netgraph::ws::Options& options, const std::string& where, int listen_fd) {
   using namespace netgraph;
   std::unique_ptr<ws::RedisSubscriber> redis;
   // A published update is held to the size of a client's message.
   ws::GraphqlBackend backend(
-      service, token_leeway, options.memory,
+      service, workers, token_leeway, options.memory,
       [&redis](const std::string& channel) { redis->Listen(channel); }, options.max_message_bytes);
   redis = std::make_unique<ws::RedisSubscriber>(
       loop, redis_address, ws::Backoff(options.redis_retry_min, options.redis_retry_max),
       ws::RedisSubscriber::Handlers{[&backend](std::string_view channel, std::string_view payload) {
                                       backend.OnPublished(channel, payload);
                                     },
-                                    [&backend] { backend.OnResubscribed(); }});
+                                    [&backend] { backend.OnSubscribed(); }});
   ws::Server server(loop, options, backend, backend.clients());
   if (Status s = server.Start(listen_fd); !s.ok()) {
     log::Error(s.message());
@@ -165,9 +167,16 @@ int main(int argc, char** argv) {
 
   uv_loop_t loop;
   uv_loop_init(&loop);
-  int status =
-      Serve(&loop, *loaded->service, std::chrono::seconds(loaded->config.auth.leeway_seconds),
-            loaded->config.redis, options, socket->where, socket->fd);
+  Result<std::unique_ptr<ws::DatabaseWorkers>> workers =
+      ws::DatabaseWorkers::Start(&loop, loaded->config, options.database_threads);
+  if (!workers.ok()) {
+    log::Error(workers.status().message());
+    return 1;
+  }
+  int status = Serve(&loop, *loaded->service, **workers,
+                     std::chrono::seconds(loaded->config.auth.leeway_seconds), loaded->config.redis,
+                     options, socket->where, socket->fd);
+  workers->reset();
   uv_run(&loop, UV_RUN_NOWAIT);  // the last close callbacks
   if (uv_loop_close(&loop) != 0) log::Warn("the event loop still had handles at exit");
   ::close(socket->fd);

@@ -44,6 +44,7 @@ Options Options::FromEnvironment(config::Environment& env) {
   o.redis_retry_max = std::chrono::milliseconds(
       env.Int("NETGRAPH_WS_REDIS_RETRY_MAX_MS", o.redis_retry_max.count(), 10, 600000));
   if (o.redis_retry_max < o.redis_retry_min) o.redis_retry_max = o.redis_retry_min;
+  o.database_threads = Size(env, "NETGRAPH_WS_DATABASE_THREADS", o.database_threads, 1, 64);
 
   o.memory.per_connection = Size(env, "NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_CONNECTION",
                                  o.memory.per_connection, 64 * 1024, 1L << 40);

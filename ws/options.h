@@ -50,6 +50,9 @@ struct Options {
   std::vector<std::string> allowed_origins;          // empty: any Origin
   std::chrono::milliseconds redis_retry_min{100};    // Redis reconnection back-off bounds
   std::chrono::milliseconds redis_retry_max{5000};
+  // Threads that run queries and mutations sent over sockets, each with its own PostgreSQL
+  // connection, so that a slow statement never holds up the event loop (ws/database_workers.h).
+  std::size_t database_threads = 4;
 
   // Bounds on what one client can take (ws-mem): memory, connections per client address, and how
   // long a connection with no token and no subscription may stay.

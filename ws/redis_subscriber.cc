@@ -155,7 +155,6 @@ void RedisSubscriber::OnDisconnect(const redisAsyncContext* context, int status)
   self->context_ = nullptr;  // freed by hiredis once this returns
   self->connected_ = false;
   WsMetrics().redis_connected = false;
-  if (self->subscribed_) self->lost_ = true;
   self->subscribed_ = false;
   if (self->stopping_) return;
   if (!self->login_error_.empty()) return self->Retry(self->login_error_);
@@ -199,9 +198,7 @@ void RedisSubscriber::OnReply(redisAsyncContext*, void* reply_pointer, void* sel
     self->backoff_.Reset();
     if (!self->subscribed_) {
       self->subscribed_ = true;
-      if (std::exchange(self->lost_, false) && self->handlers_.resubscribed) {
-        self->handlers_.resubscribed();
-      }
+      if (self->handlers_.subscribed) self->handlers_.subscribed();
     }
   }
 }

@@ -3,7 +3,7 @@
 // asked to listen to; when the connection fails or is lost it reconnects after a back-off with
 // jitter and subscribes to them all again. Each connection first logs in (AUTH, SELECT) as
 // REDIS_URL says; a refused login is logged and retried like a lost connection. Redis does not
-// replay what was published while it was away, so each re-subscription is reported (see Sequencer).
+// replay what was published while it was away, so each subscription is reported (ws/update_feed.h).
 //
 // hiredis 0.14 has no PING on a subscribed connection and no read timeout; TCP keep-alive finds a
 // dead peer, and a restarted Redis closes the socket (EOF), which is noticed at once.
@@ -29,8 +29,8 @@ class RedisSubscriber {
   struct Handlers {
     // A message published on `channel`.
     std::function<void(std::string_view channel, std::string_view payload)> message;
-    // The subscription is in place again after the connection was lost.
-    std::function<void()> resubscribed;
+    // The subscription is in place: the first time, or again after the connection was lost.
+    std::function<void()> subscribed;
   };
 
   RedisSubscriber(uv_loop_t* loop, store::RedisAddress address, Backoff backoff, Handlers handlers);
@@ -65,7 +65,6 @@ class RedisSubscriber {
   uv_timer_t* retry_timer_ = nullptr;     // heap: libuv closes it asynchronously
   bool connected_ = false;
   bool subscribed_ = false;
-  bool lost_ = false;  // a subscription existed and was lost
   bool stopping_ = false;
   std::string login_error_;  // why logging in on the current connection failed, if it did
 };

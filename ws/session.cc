@@ -55,6 +55,11 @@ void Session::OnClosed() {
   running_.clear();
 }
 
+void Session::OnResult(const std::string& id, const StartResult& result) {
+  if (running_.erase(id) == 0 || CloseIfExpired()) return;
+  SendOutcome(id, result);
+}
+
 bool TokenBucket::Take(TimePoint now) {
   if (now > refilled_) {
     std::chrono::duration<double> elapsed = now - refilled_;
@@ -102,7 +107,9 @@ std::optional<StartResult> Session::StartOperation(const std::string& id,
                        graphql::ExecutionResult{false, {}, errors.dump()}};
   }
   StartResult result = backend_.Start(*this, id, request, authentication.context.get());
-  if (result.kind == StartResult::Kind::kSubscribed) running_.insert(id);
+  if (result.kind == StartResult::Kind::kSubscribed || result.kind == StartResult::Kind::kPending) {
+    running_.insert(id);
+  }
   return result;
 }
 

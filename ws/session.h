@@ -57,6 +57,7 @@ struct StartResult {
     kSubscribed,    // a subscription is running; its results come through Subscriber::OnNext
     kResult,        // a query or mutation ran: `result` is its ExecutionResult
     kRequestError,  // nothing ran: `result` holds only errors
+    kPending,       // a query or mutation runs elsewhere: Subscriber::OnResult brings its result
   };
   Kind kind = Kind::kRequestError;
   graphql::ExecutionResult result;
@@ -71,6 +72,8 @@ class Subscriber {
   // Subscription `id` ended with a request error (`failure` holds only errors); it is no longer
   // running and must not be stopped.
   virtual void OnFailed(const std::string& id, const graphql::ExecutionResult& failure) = 0;
+  // The outcome (kResult or kRequestError) of operation `id`, which Backend::Start left pending.
+  virtual void OnResult(const std::string& id, const StartResult& result) = 0;
 };
 
 // What Backend::Authenticate made of a connection's credentials.
@@ -93,7 +96,9 @@ class Backend {
   virtual Authentication Authenticate(std::string_view authorization) = 0;
   // The clock of a session's deadlines (token expiry, operation rate); tests substitute theirs.
   virtual std::chrono::steady_clock::time_point Now() { return std::chrono::steady_clock::now(); }
-  // Starts operation `id` of `subscriber`; a query or mutation runs to completion here.
+  // Starts operation `id` of `subscriber`. A query or mutation runs to completion here, or, when
+  // it is left kPending, elsewhere: its outcome then comes through Subscriber::OnResult unless the
+  // operation is stopped first (Stop, StopAll).
   virtual StartResult Start(Subscriber& subscriber, const std::string& id,
                             const OperationRequest& request, graphql::RequestContext* context) = 0;
   virtual void Stop(Subscriber& subscriber, const std::string& id) = 0;
@@ -148,6 +153,9 @@ class Session : public Subscriber {
   virtual void OnTimer() = 0;
   // The connection is gone: ends every running subscription.
   void OnClosed();
+  // Subscriber: a pending operation's outcome, sent unless the operation was stopped meanwhile or
+  // the token expired.
+  void OnResult(const std::string& id, const StartResult& result) override;
 
   const std::set<std::string>& running() const { return running_; }
 
@@ -161,6 +169,8 @@ class Session : public Subscriber {
 
   // Closes the connection the protocol's way, with `code` and `reason`.
   virtual void CloseWith(int code, std::string_view reason) = 0;
+  // Sends a finished query's or mutation's outcome (kResult or kRequestError) the protocol's way.
+  virtual void SendOutcome(const std::string& id, const StartResult& result) = 0;
 
   // Authenticates with connection_init's `payload` (an object or null): its "Authorization"
   // ("Bearer ...") or "authToken" member, else the upgrade request's header. False when refused.
@@ -169,7 +179,8 @@ class Session : public Subscriber {
   // Starts `id`, authorised by the connection's credentials verified again now. Closes the
   // connection (and returns nullopt) when the client passed its operation rate (4429) or the
   // credentials are no longer accepted (4403). A request error says so when the connection already
-  // runs the most subscriptions it may. A started subscription joins running().
+  // runs the most subscriptions it may. A started subscription, and a pending operation until its
+  // outcome arrives, joins running().
   std::optional<StartResult> StartOperation(const std::string& id, const OperationRequest& request);
   // Stops `id` if it runs; false if it did not.
   bool StopOperation(const std::string& id);

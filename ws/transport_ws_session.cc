@@ -95,17 +95,18 @@ void TransportWsSession::OnSubscribe(const nlohmann::json& message) {
   }
   std::optional<StartResult> result = StartOperation(*id, *request);
   if (!result) return;  // the connection is closing
-  switch (result->kind) {
-    case StartResult::Kind::kSubscribed:
-      break;
-    case StartResult::Kind::kResult:
-      peer_.Send(OperationMessage("next", *id, result->result.Body()));
-      peer_.Send(OperationMessage("complete", *id));
-      break;
-    case StartResult::Kind::kRequestError:
-      peer_.Send(OperationMessage("error", *id, result->result.errors));
-      break;
+  if (result->kind == StartResult::Kind::kResult ||
+      result->kind == StartResult::Kind::kRequestError) {
+    SendOutcome(*id, *result);
   }
+}
+
+void TransportWsSession::SendOutcome(const std::string& id, const StartResult& result) {
+  if (result.kind == StartResult::Kind::kRequestError) {
+    return peer_.Send(OperationMessage("error", id, result.result.errors));
+  }
+  peer_.Send(OperationMessage("next", id, result.result.Body()));
+  peer_.Send(OperationMessage("complete", id));
 }
 
 void TransportWsSession::OnComplete(const nlohmann::json& message) {

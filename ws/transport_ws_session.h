@@ -27,6 +27,7 @@ class TransportWsSession final : public Session {
 
  private:
   void CloseWith(int code, std::string_view reason) override;
+  void SendOutcome(const std::string& id, const StartResult& result) override;
   void OnConnectionInit(const nlohmann::json& message);
   void OnPing(const nlohmann::json& message, std::string_view type);
   void OnSubscribe(const nlohmann::json& message);

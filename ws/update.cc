@@ -6,19 +6,25 @@
 
 namespace netgraph::ws {
 
-std::optional<UpdateStamp> Sequencer::Next(std::optional<std::int64_t> publisher_sequence) {
+Sequencer::Place Sequencer::PlaceOf(std::int64_t publisher_sequence, std::string_view epoch) const {
+  if (!following()) return Place::kNext;
+  const std::int64_t last = IsNewEpoch(epoch) ? 0 : *last_publisher_sequence_;
+  if (publisher_sequence <= last) return Place::kRepeat;
+  return publisher_sequence == last + 1 ? Place::kNext : Place::kAfterGap;
+}
+
+void Sequencer::Follow(std::string epoch, std::int64_t last) {
+  if (IsNewEpoch(epoch)) possible_loss_ = true;
+  epoch_ = std::move(epoch);
+  last_publisher_sequence_ = last;
+}
+
+UpdateStamp Sequencer::Deliver(std::optional<std::int64_t> publisher_sequence,
+                               std::string_view epoch) {
   if (publisher_sequence) {
-    const std::int64_t number = *publisher_sequence;
-    if (recent_set_.count(number) != 0) return std::nullopt;
-    // A gap, or a publisher that started over: what came in between never arrived here.
-    if (last_publisher_sequence_ && number != *last_publisher_sequence_ + 1) possible_loss_ = true;
-    last_publisher_sequence_ = number;
-    recent_.push_back(number);
-    recent_set_.insert(number);
-    if (recent_.size() > kRemembered) {
-      recent_set_.erase(recent_.front());
-      recent_.pop_front();
-    }
+    if (IsNewEpoch(epoch)) possible_loss_ = true;
+    if (!epoch.empty()) epoch_ = std::string(epoch);
+    last_publisher_sequence_ = *publisher_sequence;
   }
   sequence_ += possible_loss_ ? 2 : 1;
   possible_loss_ = false;
@@ -41,6 +47,15 @@ Result<PublishedUpdate> ParseUpdate(std::string_view payload, std::size_t max_by
   auto sequence = json.find("sequence");
   if (sequence != json.end() && sequence->is_number_integer()) {
     update.publisher_sequence = sequence->get<std::int64_t>();
+  }
+  auto epoch = json.find("epoch");
+  if (epoch != json.end() && epoch->is_string()) {
+    const std::string& name = epoch->get_ref<const std::string&>();
+    if (name.size() > kMaxEpochBytes) {
+      return Status::Error("the message's epoch exceeds " + std::to_string(kMaxEpochBytes) +
+                           " bytes");
+    }
+    update.epoch = name;
   }
   update.event = std::move(json);
   return update;

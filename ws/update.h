@@ -2,23 +2,22 @@
 // sequence numbers every delivered result carries so that a client can tell it missed updates.
 //
 // Each `next` payload gets `extensions: {"sequence": N}` (and `"publisherSequence": P` when the
-// publisher numbered its message: the outbox relay sends its gap-free outbox id). N counts, per ws
-// process, the updates delivered. It grows by exactly 1 from one update to the next unless updates
-// may have been lost, and then skips one: after the process's Redis subscription was re-established
-// (Redis pub/sub does not replay what was published meanwhile), or when P does not follow the
-// previous P. A repeated P (the relay delivers at least once) is dropped here, so clients see each
-// update once. A client that sees N jump by more than one, or that reconnects, resynchronises by
-// querying `networkGraph` and then applies later updates.
+// publisher numbered its message: the outbox relay sends its gap-free outbox id, with the outbox's
+// epoch). N counts, per ws process, the updates delivered. It grows by exactly 1 from one update to
+// the next unless updates may have been lost, and then skips one: when the outbox could not fill a
+// gap (ws/update_feed.h), or when the publisher's epoch changed (its database was reset, so what
+// a client holds is another database's graph). A repeated P (the relay delivers at least once, and
+// the catch-up reads what Redis brings again) is dropped, so clients see each update once. A client
+// that sees N jump by more than one, or that reconnects, resynchronises by querying `networkGraph`
+// and then applies later updates.
 #ifndef NETGRAPH_WS_UPDATE_H_
 #define NETGRAPH_WS_UPDATE_H_
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
@@ -31,32 +30,53 @@ struct UpdateStamp {
   std::optional<std::int64_t> publisher_sequence;
 };
 
-// Numbers the updates of one process and drops the publisher's repeats.
+// Where the process stands in the publisher's numbering, and the numbers its deliveries carry.
+// Publisher numbers are gap-free within an epoch and start over at 1 in a new one.
 class Sequencer {
  public:
-  // The stamp of an update whose publisher numbered it `publisher_sequence` (if it did), or nullopt
-  // when that number was seen lately: a repeat, to be dropped.
-  std::optional<UpdateStamp> Next(std::optional<std::int64_t> publisher_sequence);
-  // Updates may have been lost (the Redis subscription was down): the next number skips one.
+  // Where an update numbered `publisher_sequence` in `epoch` (empty: the publisher named none,
+  // taken as the current one) falls.
+  enum class Place {
+    kNext,      // the one after the last delivered, or the first ever seen: deliver it
+    kRepeat,    // delivered already: drop it
+    kAfterGap,  // later than the next: the ones in between are missing
+  };
+  Place PlaceOf(std::int64_t publisher_sequence, std::string_view epoch) const;
+
+  // Starts following the publisher at `last` of `epoch` (where the outbox stood when the process
+  // subscribed): later numbers follow, earlier ones are repeats.
+  void Follow(std::string epoch, std::int64_t last);
+  bool following() const { return last_publisher_sequence_.has_value(); }
+  const std::string& epoch() const { return epoch_; }
+  // The last publisher number delivered (or followed from) in epoch(); 0 in a new epoch.
+  std::int64_t last_publisher_sequence() const { return last_publisher_sequence_.value_or(0); }
+
+  // The stamp of an update being delivered; a numbered one becomes the last delivered, and one of
+  // a new epoch starts it (with a skip: the client's picture is of another database).
+  UpdateStamp Deliver(std::optional<std::int64_t> publisher_sequence, std::string_view epoch);
+  // Updates may have been lost: the next number skips one.
   void MarkPossibleLoss() { possible_loss_ = true; }
 
  private:
-  // Publisher numbers remembered to recognise repeats: more than a relay batch re-sends.
-  static constexpr std::size_t kRemembered = 4096;
+  bool IsNewEpoch(std::string_view epoch) const {
+    return !epoch.empty() && following() && epoch != epoch_;
+  }
 
   std::int64_t sequence_ = 0;
   bool possible_loss_ = false;
+  std::string epoch_;
   std::optional<std::int64_t> last_publisher_sequence_;
-  std::deque<std::int64_t> recent_;  // oldest first
-  std::unordered_set<std::int64_t> recent_set_;
 };
 
 // A published message: a JSON object, the root value of the subscription field (a NetworkUpdate
-// for netgraph:graph). An integer "sequence" member is the publisher's number for it.
+// for netgraph:graph). An integer "sequence" member is the publisher's number for it, a string
+// "epoch" member (at most kMaxEpochBytes) the run of numbers it belongs to.
 struct PublishedUpdate {
   nlohmann::json event;
   std::optional<std::int64_t> publisher_sequence;
+  std::string epoch;  // empty when the message names none
 };
+inline constexpr std::size_t kMaxEpochBytes = 128;
 // Reads a payload (already authenticated, see core/domain/update_message.h) with the limits of a
 // client's message: at most `max_bytes`, and no deeper than client JSON may nest
 // (core/api/client_json.h), so the recursive walks that follow (Value::FromJson, execution) stay

@@ -8,7 +8,8 @@
 
 namespace netgraph::domain {
 
-std::string NetworkUpdateJson(std::int64_t sequence, const std::vector<GraphNode>& nodes,
+std::string NetworkUpdateJson(std::int64_t sequence, std::string_view epoch,
+                              const std::vector<GraphNode>& nodes,
                               const std::vector<GraphLink>& links, Timestamp last_updated) {
   nlohmann::ordered_json node_list = nlohmann::ordered_json::array();
   for (const GraphNode& n : nodes) {
@@ -21,6 +22,7 @@ std::string NetworkUpdateJson(std::int64_t sequence, const std::vector<GraphNode
   // ordered_json keeps the fields in the order written here, the schema's.
   nlohmann::ordered_json update = {
       {"sequence", sequence},
+      {"epoch", epoch},
       {"nodes", std::move(node_list)},
       {"links", std::move(link_list)},
       {"metadata",
@@ -50,11 +52,11 @@ Result<std::optional<std::int64_t>> GraphChange::Write(store::Connection& db) co
   }
   if (!changed_at) return std::optional<std::int64_t>();
   // The sequence row is locked from here to commit: this is the transaction's last step.
-  NETGRAPH_ASSIGN_OR_RETURN(std::int64_t sequence, store::NextOutboxId(db));
+  NETGRAPH_ASSIGN_OR_RETURN(store::OutboxPosition position, store::NextOutboxId(db));
   const std::string payload =
-      NetworkUpdateJson(sequence, nodes_, links_, FromEpochMicros(*changed_at));
-  NETGRAPH_RETURN_IF_ERROR(store::AppendOutbox(db, sequence, kGraphChannel, payload));
-  return std::optional<std::int64_t>(sequence);
+      NetworkUpdateJson(position.id, position.epoch, nodes_, links_, FromEpochMicros(*changed_at));
+  NETGRAPH_RETURN_IF_ERROR(store::AppendOutbox(db, position.id, kGraphChannel, payload));
+  return std::optional<std::int64_t>(position.id);
 }
 
 }  // namespace netgraph::domain

@@ -5,6 +5,7 @@
 //
 // The NetworkUpdate message (JSON):
 //   {"sequence": <outbox id: gap-free, increasing>,
+//    "epoch": <the outbox's epoch: ids start over only in a new one (core/store/outbox.h)>,
 //    "nodes": [{"id","type","labels":[...]}], "links": [{"source","target","type"}],
 //    "metadata": {"nodeCount", "linkCount", "lastUpdated": <DateTime of the change>}}
 // It lists every node and link the change touched (a claim: the investor, the wallet, the round
@@ -39,7 +40,8 @@ struct GraphLink {
 };
 
 // The NetworkUpdate text for one change.
-std::string NetworkUpdateJson(std::int64_t sequence, const std::vector<GraphNode>& nodes,
+std::string NetworkUpdateJson(std::int64_t sequence, std::string_view epoch,
+                              const std::vector<GraphNode>& nodes,
                               const std::vector<GraphLink>& links, Timestamp last_updated);
 
 class GraphChange {

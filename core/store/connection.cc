@@ -4,6 +4,7 @@
 #include <poll.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <optional>
 #include <string_view>
@@ -30,6 +31,44 @@ constexpr int kConnectTimeoutSeconds = 5;
 constexpr int kKeepalivesIdleSeconds = 10;
 constexpr int kKeepalivesIntervalSeconds = 5;
 constexpr int kKeepalivesCount = 3;
+
+// How long the answer to a statement may take before the server counts as unreachable: the
+// server's own statement_timeout, plus the time a broken link may take to be noticed. Past it the
+// connection is dropped. This is what ends the wait when nothing at the TCP level can: a middlebox
+// or proxy that keeps the connection open but forwards nothing acknowledges what is sent, so
+// neither tcp_user_timeout nor keep-alives fire. No deadline without a statement_timeout (e.g.
+// migrations, which may run long).
+std::int64_t AnswerTimeoutMs(const ConnectionOptions& options) {
+  if (options.statement_timeout_ms <= 0) return 0;
+  return options.statement_timeout_ms +
+         std::max<std::int64_t>(options.tcp_user_timeout_ms, kConnectTimeoutSeconds * 1000);
+}
+
+// The result of the query just sent on `conn` (the last one, when the text held several), or
+// nullopt when none arrived within `timeout_ms` (0: wait as long as it takes).
+std::optional<pg_result*> AwaitResult(pg_conn* conn, std::int64_t timeout_ms) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (PQisBusy(conn) != 0) {
+    int wait_ms = -1;
+    if (timeout_ms > 0) {
+      wait_ms = static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(
+                                     std::max(deadline - Clock::now(), Clock::duration::zero()))
+                                     .count());
+    }
+    pollfd pfd{PQsocket(conn), POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, wait_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) return std::nullopt;
+    if (PQconsumeInput(conn) == 0) break;  // the link failed: PQgetResult reports it
+  }
+  pg_result* last = nullptr;
+  while (pg_result* result = PQgetResult(conn)) {
+    if (last != nullptr) PQclear(last);
+    last = result;
+  }
+  return last;
+}
 
 std::string WithoutTrailingSpace(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
@@ -270,19 +309,28 @@ Result<Rows> Connection::RunOnce(const Statement& statement, const std::vector<P
 
   const std::string name = statement.name;
   if (std::find(prepared_.begin(), prepared_.end(), name) == prepared_.end()) {
-    pg_result* prepared = PQprepare(conn_, statement.name, statement.sql, 0, nullptr);
-    if (PQresultStatus(prepared) != PGRES_COMMAND_OK) {
-      return fail(prepared, std::string("preparing ") + statement.name);
+    if (PQsendPrepare(conn_, statement.name, statement.sql, 0, nullptr) == 0) {
+      return fail(nullptr, std::string("preparing ") + statement.name);
     }
-    PQclear(prepared);
+    std::optional<pg_result*> prepared = AwaitResult(conn_, AnswerTimeoutMs(options_));
+    if (!prepared) return Unanswered();
+    if (PQresultStatus(*prepared) != PGRES_COMMAND_OK) {
+      return fail(*prepared, std::string("preparing ") + statement.name);
+    }
+    PQclear(*prepared);
     prepared_.push_back(name);
   }
 
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const Param& p : params) values.push_back(p ? p->c_str() : nullptr);
-  pg_result* result = PQexecPrepared(conn_, statement.name, static_cast<int>(values.size()),
-                                     values.data(), nullptr, nullptr, 0);
+  if (PQsendQueryPrepared(conn_, statement.name, static_cast<int>(values.size()), values.data(),
+                          nullptr, nullptr, 0) == 0) {
+    return fail(nullptr, statement.name);
+  }
+  std::optional<pg_result*> answer = AwaitResult(conn_, AnswerTimeoutMs(options_));
+  if (!answer) return Unanswered();
+  pg_result* result = *answer;
   ExecStatusType status = PQresultStatus(result);
   if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
     return fail(result, statement.name);
@@ -292,8 +340,10 @@ Result<Rows> Connection::RunOnce(const Statement& statement, const std::vector<P
 
 Result<Rows> Connection::Run(const Statement& statement, const std::vector<Param>& params) {
   NETGRAPH_RETURN_IF_ERROR(EnsureConnected());
+  // Taken before: a connection dropped inside a transaction is no longer in one.
+  const bool in_transaction = in_transaction_;
   Result<Rows> rows = RunOnce(statement, params);
-  if (!rows.ok() && rows.status().IsUnavailable() && !in_transaction_) {
+  if (!rows.ok() && rows.status().IsUnavailable() && !in_transaction) {
     NETGRAPH_RETURN_IF_ERROR(Open());
     rows = RunOnce(statement, params);
   }
@@ -306,13 +356,23 @@ Status Connection::Execute(const Statement& statement, const std::vector<Param>&
 }
 
 Status Connection::Simple(const char* sql) {
-  pg_result* result = PQexec(conn_, sql);
+  if (PQsendQuery(conn_, sql) == 0) return Failure(nullptr, PQerrorMessage(conn_));
+  std::optional<pg_result*> answer = AwaitResult(conn_, AnswerTimeoutMs(options_));
+  if (!answer) return Unanswered();
+  pg_result* result = *answer;
   ExecStatusType status = PQresultStatus(result);
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
     PQclear(result);
     return Status::Ok();
   }
   return Failure(result, PQerrorMessage(conn_));
+}
+
+Status Connection::Unanswered() {
+  Close();  // whatever the server does with the statement, this session is over
+  return Status::Unavailable("PostgreSQL did not answer within " +
+                             std::to_string(AnswerTimeoutMs(options_)) +
+                             " ms (statement_timeout plus tcp_user_timeout); connection dropped");
 }
 
 Status Connection::Failure(pg_result* result, const std::string& message) {

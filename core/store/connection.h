@@ -87,8 +87,10 @@ Result<std::vector<std::pair<std::string, std::string>>> ConnectionParameters(
 
 // Every failing call returns a Status whose code says what the caller can do about it (the message
 // is the server's or libpq's text):
-//   kUnavailable       the connection could not be opened or was lost (nothing of an open
-//                      transaction was committed): running again on a new connection may work;
+//   kUnavailable       the connection could not be opened or was lost, or the server did not
+//                      answer within statement_timeout plus tcp_user_timeout (the connection is
+//                      then dropped; nothing of an open transaction was committed): running again
+//                      on a new connection may work;
 //   kAborted           a serialization failure or deadlock (SQLSTATE 40001, 40P01): run the whole
 //                      transaction again (InTransaction does);
 //   kDeadlineExceeded  statement_timeout or lock_timeout ran out (57014, 55P03);
@@ -149,6 +151,8 @@ class Connection {
   void Close();
   Result<Rows> RunOnce(const Statement& statement, const std::vector<Param>& params);
   Status Simple(const char* sql);
+  // The server did not answer in time (a partition a proxy hides): drops the connection.
+  Status Unanswered();
   // The Status for a failed `result` (which it frees; may be null), coded as documented above.
   Status Failure(pg_result* result, const std::string& message);
   // Ends the open transaction without committing, whatever state the connection is in.

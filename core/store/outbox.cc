@@ -6,8 +6,15 @@ namespace {
 // Any constant works; it only has to be the same for every relay.
 constexpr Statement kTryLockRelay{"outbox_try_lock_relay",
                                   "SELECT pg_try_advisory_xact_lock(7305218764022)"};
-constexpr Statement kNextId{"outbox_next_id",
-                            "UPDATE outbox_sequence SET last_id = last_id + 1 RETURNING last_id"};
+constexpr Statement kNextId{
+    "outbox_next_id", "UPDATE outbox_sequence SET last_id = last_id + 1 RETURNING epoch, last_id"};
+constexpr Statement kHead{"outbox_head", "SELECT epoch, last_id FROM outbox_sequence"};
+// One statement, so the epoch and the rows come from the same snapshot; the epoch comes back even
+// when no row follows.
+constexpr Statement kAfter{"outbox_after",
+                           "SELECT s.epoch, o.id, o.channel, o.payload FROM outbox_sequence s "
+                           "LEFT JOIN LATERAL (SELECT id, channel, payload FROM outbox "
+                           "WHERE id > $1 ORDER BY id LIMIT $2) o ON true ORDER BY o.id"};
 constexpr Statement kAppend{
     "outbox_append",
     "WITH appended AS (INSERT INTO outbox (id, channel, payload) VALUES ($1, $2, $3) RETURNING id) "
@@ -24,10 +31,32 @@ constexpr Statement kPrune{"outbox_prune",
 
 }  // namespace
 
-Result<std::int64_t> NextOutboxId(Connection& db) {
-  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kNextId));
+namespace {
+
+Result<OutboxPosition> Position(Connection& db, const Statement& statement) {
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(statement));
   if (rows.empty()) return Status::Internal("outbox: the sequence row is missing");
-  return rows.Int(0, 0);
+  return OutboxPosition{std::string(rows.Text(0, 0)), rows.Int(0, 1)};
+}
+
+}  // namespace
+
+Result<OutboxPosition> NextOutboxId(Connection& db) { return Position(db, kNextId); }
+
+Result<OutboxPosition> OutboxHead(Connection& db) { return Position(db, kHead); }
+
+Result<OutboxPage> OutboxAfter(Connection& db, std::int64_t after_id, std::int64_t limit) {
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows,
+                            db.Run(kAfter, {std::to_string(after_id), std::to_string(limit)}));
+  if (rows.empty()) return Status::Internal("outbox: the sequence row is missing");
+  OutboxPage page;
+  page.epoch = std::string(rows.Text(0, 0));
+  for (int i = 0; i < rows.size(); ++i) {
+    if (rows.IsNull(i, 1)) continue;  // no row after `after_id`
+    page.rows.push_back(
+        OutboxRow{rows.Int(i, 1), std::string(rows.Text(i, 2)), std::string(rows.Text(i, 3))});
+  }
+  return page;
 }
 
 Status AppendOutbox(Connection& db, std::int64_t id, std::string_view channel,

@@ -16,9 +16,16 @@ namespace netgraph::store {
 
 inline constexpr const char* kOutboxNotifyChannel = "netgraph_outbox";
 
+// An outbox id and the epoch it belongs to: ids start over (at 1) only in a new epoch, a random
+// name the database got when it was created (see the migration 0004_outbox_epoch.sql).
+struct OutboxPosition {
+  std::string epoch;
+  std::int64_t id = 0;
+};
+
 // Takes the next outbox id. The sequence row stays locked until the transaction ends, so other
 // appenders wait here: take it as late in the transaction as possible.
-Result<std::int64_t> NextOutboxId(Connection& db);
+Result<OutboxPosition> NextOutboxId(Connection& db);
 // Appends the message under `id` (from NextOutboxId in the same transaction); notifies at commit.
 Status AppendOutbox(Connection& db, std::int64_t id, std::string_view channel,
                     std::string_view payload);
@@ -35,6 +42,19 @@ Result<bool> TryLockOutboxRelay(Connection& db);
 // The oldest unpublished messages, in id order.
 Result<std::vector<OutboxRow>> PendingOutbox(Connection& db, std::int64_t limit);
 Status MarkOutboxPublished(Connection& db, std::int64_t up_to_id);
+// The epoch and the last id taken by a committed transaction: every message up to it is readable
+// (until pruned), and the next one committed will be id + 1. Takes no lock.
+Result<OutboxPosition> OutboxHead(Connection& db);
+
+// Messages with ids after `after_id`, published or not, in id order, at most `limit`, with the
+// epoch they belong to (the current one). Ids are gap-free, so a page shorter than the range
+// asked for means the rest was pruned (NETGRAPH_OUTBOX_RETENTION_SECONDS) or never committed.
+struct OutboxPage {
+  std::string epoch;
+  std::vector<OutboxRow> rows;
+};
+Result<OutboxPage> OutboxAfter(Connection& db, std::int64_t after_id, std::int64_t limit);
+
 // Deletes messages published more than `age_seconds` ago; returns how many.
 Result<std::int64_t> PrunePublishedOutbox(Connection& db, std::int64_t age_seconds);
 

@@ -196,14 +196,18 @@ export function subscribe(client, payload) {
   return state;
 }
 
-// Restarts the stack's Redis the way scripts/stack starts it (same command line), and waits until
-// it answers. Subscribers of the ws process are not touched.
-export async function restartRedis() {
-  const pidFile = path.join(runDir, 'redis.pid');
+// Stops the stack's Redis (SIGTERM) and waits until it is gone.
+export async function stopRedis() {
   const pid = readPid('redis.pid');
-  if (!pid || !isAlive(pid)) throw new Error(`no Redis to restart (${pidFile})`);
+  if (!pid || !isAlive(pid)) throw new Error(`no Redis to stop (${path.join(runDir, 'redis.pid')})`);
   process.kill(pid, 'SIGTERM');
   await waitFor(() => !isAlive(pid), { timeoutMs: 10000, what: 'Redis to stop' });
+}
+
+// Starts the stack's Redis the way scripts/stack starts it (same command line), and waits until it
+// answers.
+export async function startRedis() {
+  const pidFile = path.join(runDir, 'redis.pid');
   const logs = path.join(runDir, 'logs');
   mkdirSync(path.join(runDir, 'redis'), { recursive: true });
   mkdirSync(logs, { recursive: true });
@@ -216,4 +220,10 @@ export async function restartRedis() {
   await waitFor(async () => {
     try { await publish('ping', 'netgraph:e2e-probe'); return true; } catch { return false; }
   }, { timeoutMs: 10000, what: 'Redis to answer again' });
+}
+
+// Restarts the stack's Redis. Subscribers of the ws process are not touched.
+export async function restartRedis() {
+  await stopRedis();
+  await startRedis();
 }

@@ -3,29 +3,9 @@
 // locked fails cleanly once lock_timeout (default 2 s) passes, instead of holding a worker.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { lockUserRow, psql } from '../support/postgres.mjs';
 import { graphql } from '../support/stack.mjs';
 import { CLAIM, claim, issueVouchers, newUser, portfolio, randomWallet } from '../support/api.mjs';
-
-function psql(sql) {
-  return execFileSync('psql', [process.env.DATABASE_URL, '-tAc', sql], { encoding: 'utf8' }).trim();
-}
-
-// A psql session of its own that locks `user`'s row until release().
-async function lockUserRow(user) {
-  const holder = spawn('psql', [process.env.DATABASE_URL, '-qtA', '-v', 'ON_ERROR_STOP=1'],
-    { stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise((resolve) => holder.on('exit', resolve));
-  const locked = new Promise((resolve) => holder.stdout.once('data', resolve));
-  holder.stdin.write(`BEGIN; SELECT id FROM users WHERE idp_did = '${user.did}' FOR UPDATE;\n`);
-  await locked;
-  return {
-    async release() {
-      if (holder.exitCode === null) holder.stdin.end('ROLLBACK;\n\\q\n');
-      await exited;
-    },
-  };
-}
 
 test('a claim that needs a row another session holds fails cleanly, then works once it is free', async (t) => {
   const user = newUser('lock-timeout');

@@ -1,6 +1,6 @@
-// Extra netgraph-fcgi pools beside the stack's (same database and Redis, a socket of their own),
-// and a TCP relay to the stack's PostgreSQL that a test can cut, for tests that talk to a pool
-// directly over FastCGI (tests/support/fastcgi.mjs).
+// Extra netgraph-fcgi pools beside the stack's (same database and Redis, a socket of their own,
+// settings of their own), and a TCP relay to the stack's PostgreSQL that a test can break in the
+// ways a network does, for tests that talk to a pool directly over FastCGI (tests/support/fastcgi.mjs).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
@@ -28,19 +28,28 @@ export async function startPool(t, name, env = {}, { workers = 2 } = {}) {
 }
 
 // A TCP relay to the stack's PostgreSQL that the test can cut (every open connection dropped, as a
-// failover or a network break would) and close (nothing listens: the database is unreachable).
+// failover or a network break would), stall (connections stay open, new ones are accepted, and
+// nothing is forwarded any more: a partition, not a refusal) and close (nothing listens: the
+// database is unreachable).
 export async function databaseRelay() {
   const target = new URL(process.env.DATABASE_URL);
   const open = new Set();
+  let stalled = false;
   const server = net.createServer((client) => {
+    open.add(client);
+    client.on('error', () => {});
+    client.on('close', () => open.delete(client));
+    if (stalled) return;  // accepted, and never answered
     const upstream = net.connect(Number(target.port), target.hostname);
+    open.add(upstream);
+    upstream.on('error', () => {});
     for (const socket of [client, upstream]) {
-      open.add(socket);
-      socket.on('error', () => {});
       socket.on('close', () => {
         open.delete(socket);
-        client.destroy();
-        upstream.destroy();
+        if (!stalled) {
+          client.destroy();
+          upstream.destroy();
+        }
       });
     }
     client.pipe(upstream);
@@ -54,8 +63,16 @@ export async function databaseRelay() {
   return {
     url: url.toString(),
     cut() { for (const socket of open) socket.destroy(); },
+    stall() {
+      stalled = true;
+      for (const socket of open) {
+        socket.unpipe();
+        socket.pause();
+      }
+    },
     close() {
       const closed = new Promise((resolve) => server.close(resolve));
+      stalled = false;
       this.cut();
       return closed;
     },

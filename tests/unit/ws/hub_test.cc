@@ -51,6 +51,7 @@ class RecordingSubscriber : public Subscriber {
   void OnFailed(const std::string& id, const graphql::ExecutionResult& failure) override {
     failed.emplace_back(id, failure.Body());
   }
+  void OnResult(const std::string&, const StartResult&) override {}  // the hub runs no queries
   std::vector<std::pair<std::string, SharedText>> received;
   std::vector<std::pair<std::string, std::string>> failed;
 };

@@ -110,6 +110,24 @@ TEST_F(LegacyWsSessionTest, QueryGetsDataThenComplete) {
   EXPECT_EQ(peer_.Message(1), nlohmann::json::parse(R"({"id":"q","type":"complete"})"));
 }
 
+TEST_F(LegacyWsSessionTest, APendingQuerysResultIsDataThenComplete) {
+  backend_.results["{ a }"] = {StartResult::Kind::kPending, {}};
+  Initialise();
+  Receive(R"({"type":"start","id":"q","payload":{"query":"{ a }"}})");
+  EXPECT_TRUE(peer_.sent.empty());
+  session_->OnResult("q", {StartResult::Kind::kResult, {true, R"({"a":3})", {}}});
+  ASSERT_EQ(peer_.sent.size(), 2u);
+  EXPECT_EQ(peer_.Message(0),
+            nlohmann::json::parse(R"({"id":"q","type":"data","payload":{"data":{"a":3}}})"));
+  EXPECT_EQ(peer_.Message(1), nlohmann::json::parse(R"({"id":"q","type":"complete"})"));
+  // A stopped pending query gets its complete at once, and nothing when its result comes.
+  Receive(R"({"type":"start","id":"r","payload":{"query":"{ a }"}})");
+  Receive(R"({"type":"stop","id":"r"})");
+  session_->OnResult("r", {StartResult::Kind::kResult, {true, R"({"a":3})", {}}});
+  ASSERT_EQ(peer_.sent.size(), 3u);
+  EXPECT_EQ(peer_.Message(2), nlohmann::json::parse(R"({"id":"r","type":"complete"})"));
+}
+
 TEST_F(LegacyWsSessionTest, RequestErrorsAreDataWithErrorsThenComplete) {
   backend_.results["subscription { nope }"] = {StartResult::Kind::kRequestError,
                                                {false, {}, R"([{"message":"bad"}])"}};

@@ -217,6 +217,39 @@ TEST_F(TransportWsSessionTest, QueryGetsOneNextThenComplete) {
   EXPECT_TRUE(session_->running().empty());
 }
 
+TEST_F(TransportWsSessionTest, APendingQueryRunsUntilItsResultArrives) {
+  backend_.results["{ a }"] = {StartResult::Kind::kPending, {}};
+  Acknowledge();
+  Receive(R"({"type":"subscribe","id":"q","payload":{"query":"{ a }"}})");
+  EXPECT_TRUE(peer_.sent.empty());
+  EXPECT_EQ(session_->running().count("q"), 1u);
+  // The id is taken while the query runs.
+  Receive(R"({"type":"subscribe","id":"q","payload":{"query":"{ a }"}})");
+  ExpectClosed(4409, "Subscriber for q already exists");
+}
+
+TEST_F(TransportWsSessionTest, APendingQuerysResultIsOneNextThenComplete) {
+  backend_.results["{ a }"] = {StartResult::Kind::kPending, {}};
+  Acknowledge();
+  Receive(R"({"type":"subscribe","id":"q","payload":{"query":"{ a }"}})");
+  session_->OnResult("q", {StartResult::Kind::kResult, {true, R"({"a":2})", {}}});
+  ASSERT_EQ(peer_.sent.size(), 2u);
+  EXPECT_EQ(peer_.Message(0),
+            nlohmann::json::parse(R"({"id":"q","type":"next","payload":{"data":{"a":2}}})"));
+  EXPECT_EQ(peer_.Message(1), nlohmann::json::parse(R"({"id":"q","type":"complete"})"));
+  EXPECT_TRUE(session_->running().empty());
+}
+
+TEST_F(TransportWsSessionTest, APendingQueryCompletedByTheClientSendsNothingLater) {
+  backend_.results["{ a }"] = {StartResult::Kind::kPending, {}};
+  Acknowledge();
+  Receive(R"({"type":"subscribe","id":"q","payload":{"query":"{ a }"}})");
+  Receive(R"({"type":"complete","id":"q"})");
+  EXPECT_EQ(backend_.stopped, (std::vector<std::string>{"q"}));
+  session_->OnResult("q", {StartResult::Kind::kResult, {true, R"({"a":2})", {}}});
+  EXPECT_TRUE(peer_.sent.empty());
+}
+
 TEST_F(TransportWsSessionTest, RequestErrorIsAnErrorMessageWithoutComplete) {
   backend_.results["subscription { nope }"] = {
       StartResult::Kind::kRequestError,

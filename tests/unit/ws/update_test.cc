@@ -66,54 +66,54 @@ TEST(StampExtensionsTest, CarriesThePublisherSequence) {
   EXPECT_TRUE(stamped["data"].is_null());
 }
 
+TEST(ParseUpdateTest, ReadsTheEpochAndBoundsIt) {
+  Result<PublishedUpdate> update = ParseUpdate(R"({"sequence":3,"epoch":"e-1"})", kLimit);
+  ASSERT_TRUE(update.ok());
+  EXPECT_EQ(update->epoch, "e-1");
+  EXPECT_TRUE(ParseUpdate(R"({"sequence":3,"epoch":7})", kLimit)->epoch.empty());
+  const std::string long_epoch(kMaxEpochBytes + 1, 'e');
+  EXPECT_FALSE(ParseUpdate(R"({"sequence":3,"epoch":")" + long_epoch + "\"}", kLimit).ok());
+}
+
 TEST(SequencerTest, CountsUpdatesOneByOne) {
   Sequencer sequencer;
-  EXPECT_EQ(sequencer.Next(std::nullopt)->sequence, 1);
-  EXPECT_EQ(sequencer.Next(std::nullopt)->sequence, 2);
-  std::optional<UpdateStamp> third = sequencer.Next(17);
-  ASSERT_TRUE(third.has_value());
-  EXPECT_EQ(third->sequence, 3);
-  EXPECT_EQ(third->publisher_sequence, 17);
+  EXPECT_EQ(sequencer.Deliver(std::nullopt, "").sequence, 1);
+  EXPECT_EQ(sequencer.Deliver(std::nullopt, "").sequence, 2);
+  UpdateStamp third = sequencer.Deliver(17, "a");
+  EXPECT_EQ(third.sequence, 3);
+  EXPECT_EQ(third.publisher_sequence, 17);
 }
 
 TEST(SequencerTest, SkipsOneAfterAPossibleLoss) {
   Sequencer sequencer;
-  sequencer.Next(std::nullopt);
+  sequencer.Deliver(std::nullopt, "");
   sequencer.MarkPossibleLoss();
-  EXPECT_EQ(sequencer.Next(std::nullopt)->sequence, 3);
-  EXPECT_EQ(sequencer.Next(std::nullopt)->sequence, 4);
+  EXPECT_EQ(sequencer.Deliver(std::nullopt, "").sequence, 3);
+  EXPECT_EQ(sequencer.Deliver(std::nullopt, "").sequence, 4);
 }
 
-TEST(SequencerTest, ConsecutivePublisherNumbersAreNoLoss) {
+TEST(SequencerTest, PlacesPublisherNumbersAfterTheLastDelivered) {
   Sequencer sequencer;
-  EXPECT_EQ(sequencer.Next(7)->sequence, 1);
-  EXPECT_EQ(sequencer.Next(8)->sequence, 2);
-  EXPECT_EQ(sequencer.Next(9)->sequence, 3);
+  EXPECT_EQ(sequencer.PlaceOf(7, "a"), Sequencer::Place::kNext) << "the first one seen";
+  sequencer.Deliver(7, "a");
+  EXPECT_EQ(sequencer.PlaceOf(8, "a"), Sequencer::Place::kNext);
+  EXPECT_EQ(sequencer.PlaceOf(8, ""), Sequencer::Place::kNext) << "no epoch: the current one";
+  EXPECT_EQ(sequencer.PlaceOf(7, "a"), Sequencer::Place::kRepeat);
+  EXPECT_EQ(sequencer.PlaceOf(3, "a"), Sequencer::Place::kRepeat);
+  EXPECT_EQ(sequencer.PlaceOf(9, "a"), Sequencer::Place::kAfterGap);
+  EXPECT_EQ(sequencer.Deliver(8, "a").sequence, 2) << "consecutive numbers are no loss";
 }
 
-TEST(SequencerTest, APublisherGapSkipsOne) {
+TEST(SequencerTest, ANewEpochStartsOverWithASkip) {
   Sequencer sequencer;
-  sequencer.Next(7);
-  EXPECT_EQ(sequencer.Next(9)->sequence, 3);
-  EXPECT_EQ(sequencer.Next(10)->sequence, 4);
-}
-
-TEST(SequencerTest, RepeatsAreDropped) {
-  Sequencer sequencer;
-  sequencer.Next(7);
-  sequencer.Next(8);
-  EXPECT_FALSE(sequencer.Next(7).has_value());  // a re-published batch
-  EXPECT_FALSE(sequencer.Next(8).has_value());
-  EXPECT_EQ(sequencer.Next(9)->sequence, 3);
-}
-
-TEST(SequencerTest, APublisherThatStartsOverIsFollowedWithASkip) {
-  Sequencer sequencer;
-  for (std::int64_t n = 1; n <= 5000; ++n) ASSERT_TRUE(sequencer.Next(n).has_value());
-  // 1 is long forgotten: a new outbox, not a repeat.
-  std::optional<UpdateStamp> restarted = sequencer.Next(1);
-  ASSERT_TRUE(restarted.has_value());
-  EXPECT_EQ(restarted->sequence, 5002);
+  sequencer.Follow("a", 5000);
+  EXPECT_EQ(sequencer.PlaceOf(1, "a"), Sequencer::Place::kRepeat);
+  // A reset database numbers from 1 again, in a new epoch: not a repeat.
+  EXPECT_EQ(sequencer.PlaceOf(1, "b"), Sequencer::Place::kNext);
+  EXPECT_EQ(sequencer.PlaceOf(2, "b"), Sequencer::Place::kAfterGap);
+  EXPECT_EQ(sequencer.Deliver(1, "b").sequence, 2) << "clients resynchronise";
+  EXPECT_EQ(sequencer.epoch(), "b");
+  EXPECT_EQ(sequencer.PlaceOf(2, "b"), Sequencer::Place::kNext);
 }
 
 }  // namespace

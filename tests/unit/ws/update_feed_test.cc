@@ -1,0 +1,175 @@
+// The feed's ordering and catch-up rules, with an outbox kept in memory.
+#include "ws/update_feed.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace netgraph::ws {
+namespace {
+
+constexpr std::size_t kLimit = 256 * 1024;
+constexpr const char* kChannel = "netgraph:graph";
+
+// An outbox in memory: rows by id, in one epoch; it can be made to fail.
+class FakeOutbox : public OutboxReader {
+ public:
+  void Append(std::int64_t id) {
+    rows[id] = R"({"sequence":)" + std::to_string(id) + R"(,"epoch":")" + epoch + R"(","n":)" +
+               std::to_string(id) + "}";
+    last = id;
+  }
+  Result<store::OutboxPosition> Head() override {
+    if (down) return Status::Unavailable("PostgreSQL is down");
+    return store::OutboxPosition{epoch, last};
+  }
+  Result<store::OutboxPage> After(std::int64_t after_id, std::int64_t limit) override {
+    ++reads;
+    if (down) return Status::Unavailable("PostgreSQL is down");
+    store::OutboxPage page{epoch, {}};
+    for (auto row = rows.upper_bound(after_id);
+         row != rows.end() && static_cast<std::int64_t>(page.rows.size()) < limit; ++row) {
+      page.rows.push_back(store::OutboxRow{row->first, kChannel, row->second});
+    }
+    return page;
+  }
+
+  std::string epoch = "epoch-1";
+  std::map<std::int64_t, std::string> rows;
+  std::int64_t last = 0;
+  bool down = false;
+  int reads = 0;
+};
+
+class UpdateFeedTest : public ::testing::Test {
+ protected:
+  // What Redis brings: the message the relay publishes for outbox row `id`.
+  PublishedUpdate Message(std::int64_t id) { return *ParseUpdate(outbox_.rows.at(id), kLimit); }
+  std::vector<std::int64_t> Numbers() const {
+    std::vector<std::int64_t> numbers;
+    for (const UpdateStamp& stamp : delivered_) numbers.push_back(*stamp.publisher_sequence);
+    return numbers;
+  }
+
+  FakeOutbox outbox_;
+  std::vector<UpdateStamp> delivered_;
+  UpdateFeed feed_{
+      outbox_,
+      [this](std::string_view channel, const PublishedUpdate& update, const UpdateStamp& stamp) {
+        EXPECT_EQ(channel, kChannel);
+        EXPECT_EQ(update.event["n"], *stamp.publisher_sequence);
+        delivered_.push_back(stamp);
+      },
+      kLimit};
+};
+
+TEST_F(UpdateFeedTest, TheFirstSubscriptionFollowsFromWhereTheOutboxStands) {
+  outbox_.Append(1);
+  outbox_.Append(2);
+  feed_.OnSubscribed();
+  EXPECT_TRUE(delivered_.empty()) << "what came before the process is not replayed";
+  outbox_.Append(3);
+  feed_.OnMessage(kChannel, Message(3));
+  feed_.OnMessage(kChannel, Message(2));  // the relay published the batch again
+  EXPECT_EQ(Numbers(), (std::vector<std::int64_t>{3}));
+  EXPECT_EQ(delivered_[0].sequence, 1);
+}
+
+TEST_F(UpdateFeedTest, ASubscriptionRegainedReadsWhatWasMissedThenDropsTheRepeats) {
+  outbox_.Append(1);
+  feed_.OnSubscribed();
+  outbox_.Append(2);
+  feed_.OnMessage(kChannel, Message(2));
+  // Redis goes away; 3, 4, 5 commit meanwhile; the subscription comes back.
+  for (std::int64_t id : {3, 4, 5}) outbox_.Append(id);
+  feed_.OnSubscribed();
+  // The relay publishes them once Redis is back: each was delivered already.
+  for (std::int64_t id : {3, 4, 5}) feed_.OnMessage(kChannel, Message(id));
+  outbox_.Append(6);
+  feed_.OnMessage(kChannel, Message(6));
+  EXPECT_EQ(Numbers(), (std::vector<std::int64_t>{2, 3, 4, 5, 6}));
+  for (std::size_t i = 0; i < delivered_.size(); ++i) {
+    EXPECT_EQ(delivered_[i].sequence, static_cast<std::int64_t>(i) + 1) << "nothing was lost";
+  }
+}
+
+TEST_F(UpdateFeedTest, AGapInTheMessagesIsFilledFromTheOutboxFirst) {
+  feed_.OnSubscribed();
+  for (std::int64_t id = 1; id <= 1200; ++id) outbox_.Append(id);  // more than a page
+  feed_.OnMessage(kChannel, Message(1));
+  feed_.OnMessage(kChannel, Message(1200));  // 2..1199 were lost on the way
+  ASSERT_EQ(delivered_.size(), 1200u);
+  for (std::int64_t i = 0; i < 1200; ++i) {
+    EXPECT_EQ(*delivered_[i].publisher_sequence, i + 1);
+    EXPECT_EQ(delivered_[i].sequence, i + 1);
+  }
+}
+
+TEST_F(UpdateFeedTest, AGapTheOutboxCannotFillIsDeliveredWithASkip) {
+  feed_.OnSubscribed();
+  outbox_.Append(1);
+  feed_.OnMessage(kChannel, Message(1));
+  for (std::int64_t id : {2, 3}) outbox_.Append(id);
+  outbox_.down = true;
+  feed_.OnMessage(kChannel, Message(3));
+  EXPECT_EQ(Numbers(), (std::vector<std::int64_t>{1, 3}));
+  EXPECT_EQ(delivered_[1].sequence, 3) << "the skip tells clients to resynchronise";
+  // Pruned rows are the same: the gap is reported, not waited for.
+  outbox_.down = false;
+  for (std::int64_t id : {4, 5, 6}) outbox_.Append(id);
+  outbox_.rows.erase(4);
+  feed_.OnMessage(kChannel, Message(6));
+  EXPECT_EQ(Numbers(), (std::vector<std::int64_t>{1, 3, 6}));
+  EXPECT_EQ(delivered_[2].sequence, 5);
+}
+
+TEST_F(UpdateFeedTest, AResetDatabaseIsFollowedInItsNewEpoch) {
+  feed_.OnSubscribed();
+  for (std::int64_t id : {1, 2, 3}) {
+    outbox_.Append(id);
+    feed_.OnMessage(kChannel, Message(id));
+  }
+  // The database is reset: its ids start over, under a new epoch.
+  outbox_.rows.clear();
+  outbox_.epoch = "epoch-2";
+  outbox_.Append(1);
+  outbox_.Append(2);
+  feed_.OnMessage(kChannel, Message(2));  // 1 was lost on the way: read from the outbox
+  EXPECT_EQ(Numbers(), (std::vector<std::int64_t>{1, 2, 3, 1, 2}));
+  EXPECT_EQ(delivered_[3].sequence, 5) << "a new database: clients resynchronise";
+  EXPECT_EQ(delivered_[4].sequence, 6);
+}
+
+TEST_F(UpdateFeedTest, AResetWhileUnsubscribedIsCaughtUpInTheNewEpoch) {
+  feed_.OnSubscribed();
+  outbox_.Append(7);
+  feed_.OnMessage(kChannel, Message(7));
+  outbox_.rows.clear();
+  outbox_.epoch = "epoch-2";
+  outbox_.Append(1);
+  feed_.OnSubscribed();
+  EXPECT_EQ(Numbers(), (std::vector<std::int64_t>{7, 1}));
+  feed_.OnMessage(kChannel, Message(1));  // published once Redis is back
+  EXPECT_EQ(delivered_.size(), 2u);
+}
+
+TEST_F(UpdateFeedTest, UnnumberedMessagesPassStraightThrough) {
+  PublishedUpdate plain = *ParseUpdate(R"({"n":null})", kLimit);
+  int plain_deliveries = 0;
+  UpdateFeed feed(
+      outbox_,
+      [&](std::string_view, const PublishedUpdate&, const UpdateStamp& stamp) {
+        EXPECT_FALSE(stamp.publisher_sequence.has_value());
+        ++plain_deliveries;
+      },
+      kLimit);
+  feed.OnMessage(kChannel, plain);
+  feed.OnMessage(kChannel, plain);
+  EXPECT_EQ(plain_deliveries, 2);
+  EXPECT_EQ(outbox_.reads, 0);
+}
+
+}  // namespace
+}  // namespace netgraph::ws

@@ -1,0 +1,72 @@
+// The order in which graph updates reach the hub: each outbox message exactly once, in outbox
+// order, whatever Redis loses. Redis pub/sub does not replay: what the relay publishes while this
+// process is not subscribed (Redis down, the connection being re-established) never arrives, and a
+// message can be lost on the way. The outbox in PostgreSQL keeps every message (published ones for
+// NETGRAPH_OUTBOX_RETENTION_SECONDS), numbered without gaps, so the feed reads what it missed
+// from there:
+//   - when the Redis subscription is (re)established: the messages after the last one delivered
+//     (on the first subscription it only notes where the outbox stands);
+//   - when a message arrives whose number is not the next one: the ones in between, first.
+// Messages read from the outbox arrive again from Redis later (the relay publishes them when Redis
+// is back) and are dropped as repeats. When the outbox cannot fill a gap (PostgreSQL is
+// unreachable, or the rows were pruned) the update goes out with a skipped sequence number, which
+// tells clients to resynchronise (ws/update.h).
+//
+// Single-threaded: the event loop owns it. The reads run synchronously: they are short indexed
+// reads, made only after a gap.
+#ifndef NETGRAPH_WS_UPDATE_FEED_H_
+#define NETGRAPH_WS_UPDATE_FEED_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string_view>
+
+#include "core/status.h"
+#include "core/store/outbox.h"
+#include "ws/update.h"
+
+namespace netgraph::ws {
+
+// The outbox as the feed reads it (core/store/outbox.h over the process's connection in
+// production).
+class OutboxReader {
+ public:
+  virtual ~OutboxReader() = default;
+  virtual Result<store::OutboxPosition> Head() = 0;
+  virtual Result<store::OutboxPage> After(std::int64_t after_id, std::int64_t limit) = 0;
+};
+
+class UpdateFeed {
+ public:
+  // Hands one update, stamped, to the subscriptions of `channel`.
+  using Deliver = std::function<void(std::string_view channel, const PublishedUpdate& update,
+                                     const UpdateStamp& stamp)>;
+  // `max_update_bytes`: the limit of a message read from the outbox, as from Redis.
+  UpdateFeed(OutboxReader& outbox, Deliver deliver, std::size_t max_update_bytes)
+      : outbox_(outbox), deliver_(std::move(deliver)), max_update_bytes_(max_update_bytes) {}
+
+  // The Redis subscription is in place (the first time, or again after the connection was lost).
+  void OnSubscribed();
+  // An authenticated, parsed message from Redis.
+  void OnMessage(std::string_view channel, const PublishedUpdate& update);
+
+  // Most rows one catch-up reads; a longer gap is left to the clients' resynchronisation.
+  static constexpr std::int64_t kMaxCatchUpRows = 10000;
+  static constexpr std::int64_t kPageRows = 500;
+
+ private:
+  // Delivers the outbox's messages after the last one delivered, in `epoch` (empty: whichever
+  // epoch the outbox is in), up to `until` (0: all). False when it could not read them all.
+  bool CatchUp(std::string_view epoch, std::int64_t until);
+  void DeliverNumbered(std::string_view channel, const PublishedUpdate& update);
+
+  OutboxReader& outbox_;
+  Deliver deliver_;
+  std::size_t max_update_bytes_;
+  Sequencer sequencer_;
+};
+
+}  // namespace netgraph::ws
+
+#endif  // NETGRAPH_WS_UPDATE_FEED_H_
