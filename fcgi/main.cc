@@ -1,10 +1,11 @@
-// netgraph-fcgi: the FastCGI worker pool. Reads its configuration from the environment (see
-// docs/operations.md), loads the service, takes its listening socket from systemd or opens
-// NETGRAPH_FCGI_LISTEN, and runs the pre-forking master.
+// netgraph-fcgi: the FastCGI worker pool. Reads its configuration from the environment and its
+// configuration file (see docs/operations.md), loads the service, takes its listening socket from
+// systemd or opens NETGRAPH_FCGI_LISTEN, and runs the pre-forking master. On SIGHUP the master
+// reads the configuration again and, when it is valid, replaces the workers with ones forked from
+// the new service (new keys, limits and worker count); the listening socket stays.
 #include <unistd.h>
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,58 +23,100 @@
 
 namespace {
 
+using namespace netgraph;
+
 constexpr const char* kUsage =
-    "usage: netgraph-fcgi\n"
+    "usage: netgraph-fcgi [--check-config | --version | --help]\n"
     "Serves GraphQL over FastCGI with a pre-forked worker pool. Configured by environment "
-    "variables;\n"
-    "see docs/operations.md. Signals: TERM stops gracefully, HUP replaces workers one by one.\n";
+    "variables\n"
+    "and NETGRAPH_CONFIG_FILE; see docs/operations.md. --check-config validates the "
+    "configuration\n"
+    "and exits (0, or 78 listing every problem). Signals: TERM stops gracefully, HUP reloads the\n"
+    "configuration and replaces workers one by one.\n";
+
+// One reading of the configuration: everything the master forks its children from.
+struct Configuration {
+  int workers = 1;
+  fcgi::PreforkOptions prefork;
+  fcgi::WorkerOptions worker;
+  std::string listen;  // read at start only: the socket outlives reloads
+  int backlog = 1024;
+  daemon::LoadedService loaded;
+};
+
+Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& env) {
+  auto read = std::make_shared<Configuration>();
+  const long cores = ::sysconf(_SC_NPROCESSORS_ONLN);
+  read->workers = static_cast<int>(env.Int("NETGRAPH_WORKERS", cores > 0 ? cores : 2, 1, 1024));
+  read->prefork.shutdown_timeout = std::chrono::milliseconds(
+      env.RenamedInt("NETGRAPH_SHUTDOWN_TIMEOUT_MS", "NETGRAPH_SHUTDOWN_TIMEOUT", 1000,
+                     read->prefork.shutdown_timeout.count(), 0, 3600000));
+  read->worker.max_requests = env.Int("NETGRAPH_MAX_REQUESTS", 0, 0, 1L << 40);
+  read->worker.http.max_body_bytes =
+      static_cast<std::size_t>(env.Int("NETGRAPH_MAX_BODY_BYTES", 1024 * 1024, 1024, 64L << 20));
+  read->listen = env.String("NETGRAPH_FCGI_LISTEN", "/run/netgraph/fcgi.sock");
+  read->backlog = static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", 1024, 1, 65535));
+  Result<fcgi::CorsPolicy> cors = fcgi::CorsPolicy::FromOrigins(env.List("NETGRAPH_CORS_ORIGINS"));
+  if (cors.ok()) {
+    read->worker.http.cors = std::move(cors).value();
+  } else {
+    env.AddProblem(cors.status().message());
+  }
+  NETGRAPH_ASSIGN_OR_RETURN(read->loaded, daemon::LoadService(env));
+  return read;
+}
+
+// The master's children for `configuration`, which they share (and keep alive).
+fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, int listen_fd) {
+  configuration->worker.listen_fd = listen_fd;
+  fcgi::PoolPlan plan;
+  plan.options = configuration->prefork;
+  plan.roles = {
+      {"worker", configuration->workers,
+       [configuration] {
+         return fcgi::RunWorker(configuration->worker, *configuration->loaded.service);
+       }},
+      {"relay", 1,
+       [configuration] { return fcgi::RunOutboxRelayProcess(*configuration->loaded.service); }},
+  };
+  return plan;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace netgraph;
-  if (std::optional<int> answered = daemon::AnswerCommandLine(argc, argv, kUsage)) return *answered;
+  const daemon::Invocation invocation =
+      daemon::ParseCommandLine(argc, argv, "netgraph-fcgi", kUsage);
+  if (invocation.exit_status) return *invocation.exit_status;
   log::Init("netgraph-fcgi");
 
   config::Environment env;
-  const long cores = ::sysconf(_SC_NPROCESSORS_ONLN);
-  fcgi::PreforkOptions prefork;
-  const int workers = static_cast<int>(env.Int("NETGRAPH_WORKERS", cores > 0 ? cores : 2, 1, 1024));
-  prefork.shutdown_timeout = std::chrono::milliseconds(
-      env.RenamedInt("NETGRAPH_SHUTDOWN_TIMEOUT_MS", "NETGRAPH_SHUTDOWN_TIMEOUT", 1000,
-                     prefork.shutdown_timeout.count(), 0, 3600000));
-  fcgi::WorkerOptions worker;
-  worker.max_requests = env.Int("NETGRAPH_MAX_REQUESTS", 0, 0, 1L << 40);
-  worker.http.max_body_bytes =
-      static_cast<std::size_t>(env.Int("NETGRAPH_MAX_BODY_BYTES", 1024 * 1024, 1024, 64L << 20));
-  const std::string listen = env.String("NETGRAPH_FCGI_LISTEN", "/run/netgraph/fcgi.sock");
-  const int backlog = static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", 1024, 1, 65535));
-  Result<fcgi::CorsPolicy> cors = fcgi::CorsPolicy::FromOrigins(env.List("NETGRAPH_CORS_ORIGINS"));
-  Result<daemon::LoadedService> loaded = daemon::LoadService(env);
-  if (!loaded.ok()) {
-    log::Error(loaded.status().message());
+  Result<std::shared_ptr<Configuration>> configuration = ReadConfiguration(env);
+  if (invocation.check_config) {
+    return daemon::CheckConfiguration(configuration.status(), env);
+  }
+  if (!configuration.ok()) {
+    log::Error(configuration.status().message());
     return daemon::kExitConfig;
   }
-  if (!cors.ok()) {
-    log::Error(cors.status().message());
-    return daemon::kExitConfig;
-  }
-  worker.http.cors = std::move(cors).value();
-  api::Service& service = *loaded->service;
 
-  Result<daemon::ServingSocket> socket = daemon::TakeOrOpenListenSocket(listen, backlog);
+  Result<daemon::ServingSocket> socket =
+      daemon::TakeOrOpenListenSocket((*configuration)->listen, (*configuration)->backlog);
   if (!socket.ok()) {
     log::Error(socket.status().message());
     return 1;
   }
-  worker.listen_fd = socket->fd;
-  log::Info("serving on " + socket->where + " with " + std::to_string(workers) + " workers");
+  const int listen_fd = socket->fd;
+  log::Info("serving on " + socket->where + " with " + std::to_string((*configuration)->workers) +
+            " workers");
 
-  std::vector<fcgi::ChildRole> roles = {
-      {"worker", workers, [&] { return fcgi::RunWorker(worker, service); }},
-      {"relay", 1, [&] { return fcgi::RunOutboxRelayProcess(service); }},
-  };
-  fcgi::PreforkMaster master(prefork, std::move(roles));
+  fcgi::PreforkMaster master(PlanFor(std::move(configuration).value(), listen_fd),
+                             [listen_fd]() -> Result<fcgi::PoolPlan> {
+                               config::Environment reread;
+                               NETGRAPH_ASSIGN_OR_RETURN(std::shared_ptr<Configuration> fresh,
+                                                         ReadConfiguration(reread));
+                               return PlanFor(std::move(fresh), listen_fd);
+                             });
   int status = master.Run();
   socket->file.Remove();
   return status;

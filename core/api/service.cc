@@ -9,6 +9,7 @@
 #include "core/auth/authorization_header.h"
 #include "core/embedded_file.h"
 #include "core/log.h"
+#include "core/version.h"
 
 namespace netgraph::api {
 
@@ -57,12 +58,20 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   config.ledger = domain::LedgerConfig::FromEnvironment(env);
   config.relay = domain::RelayOptions::FromEnvironment(env);
   Result<domain::UpdateAuthenticator> updates = domain::UpdateAuthenticator::FromEnvironment(env);
+  // Every mistake joins the variables' own in `env`, so one message lists them all.
+  if (!auth.ok()) {
+    env.AddProblem(auth.status().message());
+  } else if (Result<auth::TokenVerifier> verifier = auth::TokenVerifier::Create(*auth);
+             !verifier.ok()) {
+    // The key files are read here too (Service::Create reads them again), so a missing issuer or
+    // a key that does not load is listed with the other mistakes rather than after them.
+    env.AddProblem(verifier.status().message());
+  }
+  if (!redis.ok()) env.AddProblem(redis.status().message());
+  if (!updates.ok()) env.AddProblem(updates.status().message());
   NETGRAPH_RETURN_IF_ERROR(env.status());
-  if (!auth.ok()) return auth.status();
   config.auth = *auth;
-  if (!redis.ok()) return redis.status();
   config.redis = *redis;
-  if (!updates.ok()) return updates.status();
   config.updates = *updates;
   return config;
 }
@@ -154,7 +163,8 @@ std::string Health::ToJson() const {
   nlohmann::json body = {
       {"status", serving() ? (redis_connected ? "ok" : "degraded") : "unavailable"},
       {"postgres", database},
-      {"redis", redis}};
+      {"redis", redis},
+      {"version", Version()}};
   return body.dump();
 }
 
