@@ -7,11 +7,15 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 namespace netgraph::config {
 
 namespace {
+
+// Defined by core/config/CMakeLists.txt: the package's /etc/netgraph/netgraph.env, or empty.
+constexpr std::string_view kDefaultConfigFile = NETGRAPH_DEFAULT_CONFIG_FILE;
 
 std::optional<std::string> ProcessVariable(const std::string& name) {
   const char* value = std::getenv(name.c_str());
@@ -38,8 +42,8 @@ Environment::Environment() {
   const std::optional<std::string> named = ProcessVariable("NETGRAPH_CONFIG_FILE");
   if (named && !named->empty()) {
     ReadFile(*named, true);
-  } else if (std::string(NETGRAPH_DEFAULT_CONFIG_FILE).size() > 0) {
-    ReadFile(NETGRAPH_DEFAULT_CONFIG_FILE, false);
+  } else if (!kDefaultConfigFile.empty()) {
+    ReadFile(std::string(kDefaultConfigFile), false);
   }
 }
 
@@ -52,6 +56,7 @@ std::optional<std::string> Environment::Value(const std::string& name) const {
 }
 
 void Environment::ReadFile(const std::string& path, bool must_exist) {
+  errno = 0;
   std::ifstream in(path);
   if (!in) {
     if (must_exist || errno != ENOENT) {
