@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "core/log.h"
+#include "core/version.h"
 
 namespace {
 
@@ -25,7 +26,7 @@ std::vector<Command> AllCommands() {
 }
 
 void PrintHelp(std::ostream& out, const std::vector<Command>& commands) {
-  out << "usage: netgraphctl COMMAND [ARGUMENTS]\n\n"
+  out << "usage: netgraphctl COMMAND [ARGUMENTS] | --version\n\n"
          "Configured by the same environment variables as the services (DATABASE_URL, REDIS_URL,\n"
          "NETGRAPH_*; see docs/operations.md).\n\ncommands:\n";
   for (const Command& c : commands) {
@@ -40,6 +41,10 @@ int main(int argc, char** argv) {
   netgraph::log::Init("netgraphctl");
   std::vector<std::string> words(argv + 1, argv + argc);
   const std::vector<Command> commands = AllCommands();
+  if (words.size() == 1 && words[0] == "--version") {
+    std::cout << "netgraphctl " << netgraph::Version() << "\n";
+    return netgraph::cli::kExitOk;
+  }
   if (words.empty() || words[0] == "help" || words[0] == "--help" || words[0] == "-h") {
     PrintHelp(words.empty() ? std::cerr : std::cout, commands);
     return words.empty() ? netgraph::cli::kExitUsage : netgraph::cli::kExitOk;

@@ -69,13 +69,21 @@ std::string EscapeControlCharacters(std::string_view message) {
 
 void Init(std::string_view program) {
   g_program = std::string(program);
+  // Until the configuration is loaded (daemon/startup.h validates the name and calls SetLevel).
   const char* level = std::getenv("NETGRAPH_LOG_LEVEL");
-  std::string_view name = level == nullptr ? "info" : level;
-  if (name == "debug") g_threshold = Level::kDebug;
-  if (name == "info") g_threshold = Level::kInfo;
-  if (name == "warn") g_threshold = Level::kWarn;
-  if (name == "error") g_threshold = Level::kError;
+  if (std::optional<Level> parsed = ParseLevel(level == nullptr ? "info" : level)) {
+    g_threshold = *parsed;
+  }
 }
+
+std::optional<Level> ParseLevel(std::string_view name) {
+  for (Level level : {Level::kDebug, Level::kInfo, Level::kWarn, Level::kError}) {
+    if (name == LevelName(level)) return level;
+  }
+  return std::nullopt;
+}
+
+void SetLevel(Level level) { g_threshold = level; }
 
 void Write(Level level, std::string_view message) {
   if (level < g_threshold) return;

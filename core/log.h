@@ -10,6 +10,7 @@
 #ifndef NETGRAPH_CORE_LOG_H_
 #define NETGRAPH_CORE_LOG_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,11 @@ enum class Level { kDebug, kInfo, kWarn, kError };
 
 // Names the program in every line; reads NETGRAPH_LOG_LEVEL. Call once at start-up.
 void Init(std::string_view program);
+
+// "debug", "info", "warn" or "error"; nullopt for anything else.
+std::optional<Level> ParseLevel(std::string_view name);
+// The threshold from now on: a configuration (re)load applies NETGRAPH_LOG_LEVEL from its file.
+void SetLevel(Level level);
 
 void Write(Level level, std::string_view message);
 // `message` without trailing line breaks and with every other control character escaped: "\n",

@@ -56,9 +56,6 @@ std::string NowUtc() {
                        .count());
 }
 
-const char* BuildVersion() { return NETGRAPH_BUILD_VERSION; }
-const char* BuildCommit() { return NETGRAPH_BUILD_COMMIT; }
-
 Counter JwtRefusalCounter(std::string_view message) {
   // The verifier's messages (core/auth/token_verifier.cc, core/auth/claims.cc) start with what
   // was wrong; anything unrecognised counts as malformed, so the label set stays fixed.

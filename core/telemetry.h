@@ -47,10 +47,6 @@ void Add(Counter counter, std::uint64_t amount = 1);
 void Set(Counter counter, std::uint64_t value);
 std::uint64_t Read(Counter counter);
 
-// This build's version (the project's) and git commit (when configured), for build-info metrics.
-const char* BuildVersion();
-const char* BuildCommit();
-
 // "2026-11-26T15:27:56.123Z" for milliseconds since the epoch: the time of log lines.
 std::string FormatUtc(std::int64_t unix_ms);
 std::string NowUtc();

@@ -1,5 +1,7 @@
 #include "daemon/startup.h"
 
+#include <iostream>
+#include <optional>
 #include <utility>
 
 #include "core/log.h"
@@ -7,17 +9,35 @@
 namespace netgraph::daemon {
 
 Result<LoadedService> LoadService(config::Environment& env,
-                                  const std::function<Status(api::ServiceConfig&)>& adjust) {
+                                  const std::function<void(api::ServiceConfig&)>& adjust) {
+  const std::string level =
+      env.OneOf("NETGRAPH_LOG_LEVEL", {"debug", "info", "warn", "error"}, "info");
   Result<api::ServiceConfig> config = api::ServiceConfig::FromEnvironment(env);
   for (const std::string& warning : env.warnings()) log::Warn(warning);
-  if (Status s = env.status(); !s.ok()) return s;
-  NETGRAPH_RETURN_IF_ERROR(config);
-  if (adjust) {
-    if (Status s = adjust(config.value()); !s.ok()) return s;
-  }
+  NETGRAPH_RETURN_IF_ERROR(env.status());
+  if (adjust) adjust(config.value());
+  // Key files and the treasury keypair are read here: a file that does not load is a
+  // configuration mistake too, found before anything is served.
   Result<std::unique_ptr<api::Service>> service = api::Service::Create(*config);
-  NETGRAPH_RETURN_IF_ERROR(service);
+  if (!service.ok()) {
+    env.AddProblem(service.status().message());
+    return env.status();
+  }
+  log::SetLevel(*log::ParseLevel(level));
   return LoadedService{std::move(config.value()), std::move(service.value())};
+}
+
+int CheckConfiguration(const Status& read, const config::Environment& env) {
+  if (read.ok()) {
+    // On stdout, whatever NETGRAPH_LOG_LEVEL says: it is the answer, not a log line.
+    std::cout << "configuration is valid"
+              << (env.file().empty() ? std::string(" (no configuration file)")
+                                     : " (configuration file " + env.file() + ")")
+              << std::endl;
+    return 0;
+  }
+  for (const std::string& problem : env.problems()) log::Error("configuration: " + problem);
+  return kExitConfig;
 }
 
 }  // namespace netgraph::daemon

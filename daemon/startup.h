@@ -23,12 +23,18 @@ struct LoadedService {
   std::unique_ptr<api::Service> service;
 };
 
-// Reads the service configuration from `env` (after the daemon has read its own variables from it,
-// so one error lists every bad variable), lets `adjust` check or change it (an error is a
-// configuration mistake too), and creates the service. Logs `env`'s warnings (deprecated names).
-// An error means: log it and exit with kExitConfig.
-Result<LoadedService> LoadService(
-    config::Environment& env, const std::function<Status(api::ServiceConfig&)>& adjust = nullptr);
+// Reads the service configuration and NETGRAPH_LOG_LEVEL from `env` (after the daemon has read its
+// own variables from it, and recorded its own mistakes there with AddProblem, so one error lists
+// every bad variable), lets `adjust` change it, and creates the service, which reads the key files.
+// Applies the log level only on success. Logs `env`'s warnings (deprecated names). An error means:
+// log it and exit with kExitConfig (at start), or keep the running configuration (on a reload).
+Result<LoadedService> LoadService(config::Environment& env,
+                                  const std::function<void(api::ServiceConfig&)>& adjust = nullptr);
+
+// --check-config's answer for a configuration read from `env` with the outcome `read`: on success
+// one line on stdout naming the file read, and exit status 0; otherwise each problem on its own
+// log line (stderr), and kExitConfig.
+int CheckConfiguration(const Status& read, const config::Environment& env);
 
 }  // namespace netgraph::daemon
 

@@ -1,10 +1,11 @@
-// netgraph-fcgi: the FastCGI worker pool. Reads its configuration from the environment (see
-// docs/operations.md), loads the service, takes its listening socket from systemd or opens
-// NETGRAPH_FCGI_LISTEN, and runs the pre-forking master.
+// netgraph-fcgi: the FastCGI worker pool. Reads its configuration from the environment and its
+// configuration file (see docs/operations.md), loads the service, takes its listening socket from
+// systemd or opens NETGRAPH_FCGI_LISTEN, and runs the pre-forking master. On SIGHUP the master
+// reads the configuration again and, when it is valid, replaces the workers with ones forked from
+// the new service (new keys, limits and worker count); the listening socket stays.
 #include <unistd.h>
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,85 +25,135 @@
 
 namespace {
 
+using namespace netgraph;
+
 constexpr const char* kUsage =
-    "usage: netgraph-fcgi\n"
+    "usage: netgraph-fcgi [--check-config | --version | --help]\n"
     "Serves GraphQL over FastCGI with a pre-forked worker pool. Configured by environment "
-    "variables;\n"
-    "see docs/operations.md. Signals: TERM stops gracefully, HUP replaces workers one by one.\n";
+    "variables\n"
+    "and NETGRAPH_CONFIG_FILE; see docs/operations.md. --check-config validates the "
+    "configuration\n"
+    "and exits (0, or 78 listing every problem). Signals: TERM stops gracefully, HUP reloads the\n"
+    "configuration and replaces workers one by one.\n";
+
+// One reading of the configuration: everything the master forks its children from.
+struct Configuration {
+  int workers = 1;
+  fcgi::PreforkOptions prefork;
+  fcgi::WorkerOptions worker;
+  std::string listen;  // read at start only: the socket outlives reloads
+  int backlog = 1024;
+  daemon::LoadedService loaded;
+};
+
+Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& env) {
+  auto read = std::make_shared<Configuration>();
+  const long cores = ::sysconf(_SC_NPROCESSORS_ONLN);
+  read->workers = static_cast<int>(env.Int("NETGRAPH_WORKERS", cores > 0 ? cores : 2, 1, 1024));
+  read->prefork.shutdown_timeout = std::chrono::milliseconds(
+      env.RenamedInt("NETGRAPH_SHUTDOWN_TIMEOUT_MS", "NETGRAPH_SHUTDOWN_TIMEOUT", 1000,
+                     read->prefork.shutdown_timeout.count(), 0, 3600000));
+  read->worker.max_requests = env.Int("NETGRAPH_MAX_REQUESTS", 0, 0, 1L << 40);
+  read->worker.http.max_body_bytes =
+      static_cast<std::size_t>(env.Int("NETGRAPH_MAX_BODY_BYTES", 1024 * 1024, 1024, 64L << 20));
+  read->prefork.request_timeout =
+      std::chrono::milliseconds(env.Int("NETGRAPH_REQUEST_TIMEOUT_MS", 30000, 0, 3600000));
+  read->worker.access_log = env.Bool("NETGRAPH_ACCESS_LOG", true);
+  read->worker.slow_request =
+      std::chrono::milliseconds(env.Int("NETGRAPH_SLOW_REQUEST_MS", 1000, 0, 3600000));
+  read->worker.pool.ws_address = env.String("NETGRAPH_WS_LISTEN", "/run/netgraph/ws.sock");
+  read->listen = env.String("NETGRAPH_FCGI_LISTEN", "/run/netgraph/fcgi.sock");
+  read->backlog = static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", 1024, 1, 65535));
+  Result<fcgi::CorsPolicy> cors = fcgi::CorsPolicy::FromOrigins(env.List("NETGRAPH_CORS_ORIGINS"));
+  if (cors.ok()) {
+    read->worker.http.cors = std::move(cors).value();
+  } else {
+    env.AddProblem(cors.status().message());
+  }
+  NETGRAPH_ASSIGN_OR_RETURN(read->loaded, daemon::LoadService(env));
+  return read;
+}
+
+// What outlives reloads: the listening socket and the shared memory every child maps (mapped by
+// the master before its first fork, so that children of every configuration share it).
+struct Shared {
+  int listen_fd = -1;
+  fcgi::Scoreboard* scoreboard = nullptr;
+  fcgi::SharedDataGeneration* generation = nullptr;
+};
+
+// The master's children for `configuration`, which they share (and keep alive).
+fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, const Shared& shared) {
+  configuration->worker.listen_fd = shared.listen_fd;
+  configuration->prefork.scoreboard = shared.scoreboard;
+  configuration->worker.scoreboard = shared.scoreboard;
+  configuration->worker.pool.scoreboard = shared.scoreboard;
+  configuration->worker.pool.listen_fd = shared.listen_fd;
+  configuration->loaded.service->UseDataGeneration(shared.generation);
+  fcgi::PoolPlan plan;
+  plan.options = configuration->prefork;
+  plan.roles = {
+      {"worker", configuration->workers,
+       [configuration] {
+         return fcgi::RunWorker(configuration->worker, *configuration->loaded.service);
+       }},
+      {"relay", 1,
+       [configuration] {
+         configuration->prefork.scoreboard->Attach(fcgi::SlotState::kRelay);
+         return fcgi::RunOutboxRelayProcess(*configuration->loaded.service);
+       }},
+  };
+  return plan;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace netgraph;
-  if (std::optional<int> answered = daemon::AnswerCommandLine(argc, argv, kUsage)) return *answered;
+  const daemon::Invocation invocation =
+      daemon::ParseCommandLine(argc, argv, "netgraph-fcgi", kUsage);
+  if (invocation.exit_status) return *invocation.exit_status;
   log::Init("netgraph-fcgi");
 
   config::Environment env;
-  const long cores = ::sysconf(_SC_NPROCESSORS_ONLN);
-  fcgi::PreforkOptions prefork;
-  const int workers = static_cast<int>(env.Int("NETGRAPH_WORKERS", cores > 0 ? cores : 2, 1, 1024));
-  prefork.shutdown_timeout = std::chrono::milliseconds(
-      env.RenamedInt("NETGRAPH_SHUTDOWN_TIMEOUT_MS", "NETGRAPH_SHUTDOWN_TIMEOUT", 1000,
-                     prefork.shutdown_timeout.count(), 0, 3600000));
-  fcgi::WorkerOptions worker;
-  worker.max_requests = env.Int("NETGRAPH_MAX_REQUESTS", 0, 0, 1L << 40);
-  worker.http.max_body_bytes =
-      static_cast<std::size_t>(env.Int("NETGRAPH_MAX_BODY_BYTES", 1024 * 1024, 1024, 64L << 20));
-  prefork.request_timeout =
-      std::chrono::milliseconds(env.Int("NETGRAPH_REQUEST_TIMEOUT_MS", 30000, 0, 3600000));
-  worker.access_log = env.Bool("NETGRAPH_ACCESS_LOG", true);
-  worker.slow_request =
-      std::chrono::milliseconds(env.Int("NETGRAPH_SLOW_REQUEST_MS", 1000, 0, 3600000));
-  worker.pool.ws_address = env.String("NETGRAPH_WS_LISTEN", "/run/netgraph/ws.sock");
-  const std::string listen = env.String("NETGRAPH_FCGI_LISTEN", "/run/netgraph/fcgi.sock");
-  const int backlog = static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", 1024, 1, 65535));
-  Result<fcgi::CorsPolicy> cors = fcgi::CorsPolicy::FromOrigins(env.List("NETGRAPH_CORS_ORIGINS"));
-  Result<daemon::LoadedService> loaded = daemon::LoadService(env);
-  if (!loaded.ok()) {
-    log::Error(loaded.status().message());
+  Result<std::shared_ptr<Configuration>> configuration = ReadConfiguration(env);
+  if (invocation.check_config) {
+    return daemon::CheckConfiguration(configuration.status(), env);
+  }
+  if (!configuration.ok()) {
+    log::Error(configuration.status().message());
     return daemon::kExitConfig;
   }
-  if (!cors.ok()) {
-    log::Error(cors.status().message());
-    return daemon::kExitConfig;
+
+  Result<daemon::ServingSocket> socket =
+      daemon::TakeOrOpenListenSocket((*configuration)->listen, (*configuration)->backlog);
+  if (!socket.ok()) {
+    log::Error(socket.status().message());
+    return 1;
   }
-  worker.http.cors = std::move(cors).value();
-  api::Service& service = *loaded->service;
-  // Mapped before the fork, so that every worker and the relay share it.
+  Shared shared;
+  shared.listen_fd = socket->fd;
+  Result<fcgi::Scoreboard*> scoreboard = fcgi::Scoreboard::Create();
+  if (!scoreboard.ok()) {
+    log::Error(scoreboard.status().message());
+    return 1;
+  }
+  shared.scoreboard = *scoreboard;
   Result<std::unique_ptr<fcgi::SharedDataGeneration>> generation =
       fcgi::SharedDataGeneration::Create();
   if (!generation.ok()) {
     log::Error(generation.status().message());
     return 1;
   }
-  service.UseDataGeneration(generation->get());
+  shared.generation = generation->get();
+  log::Info("serving on " + socket->where + " with " + std::to_string((*configuration)->workers) +
+            " workers");
 
-  Result<daemon::ServingSocket> socket = daemon::TakeOrOpenListenSocket(listen, backlog);
-  if (!socket.ok()) {
-    log::Error(socket.status().message());
-    return 1;
-  }
-  worker.listen_fd = socket->fd;
-  Result<fcgi::Scoreboard*> scoreboard = fcgi::Scoreboard::Create();
-  if (!scoreboard.ok()) {
-    log::Error(scoreboard.status().message());
-    return 1;
-  }
-  prefork.scoreboard = *scoreboard;
-  worker.scoreboard = *scoreboard;
-  worker.pool.scoreboard = *scoreboard;
-  worker.pool.listen_fd = socket->fd;
-  log::Info("serving on " + socket->where + " with " + std::to_string(workers) + " workers");
-
-  std::vector<fcgi::ChildRole> roles = {
-      {"worker", workers, [&] { return fcgi::RunWorker(worker, service); }},
-      {"relay", 1,
-       [&] {
-         prefork.scoreboard->Attach(fcgi::SlotState::kRelay);
-         return fcgi::RunOutboxRelayProcess(service);
-       }},
-  };
-  fcgi::PreforkMaster master(prefork, std::move(roles));
+  fcgi::PreforkMaster master(
+      PlanFor(std::move(configuration).value(), shared), [shared]() -> Result<fcgi::PoolPlan> {
+        config::Environment reread;
+        NETGRAPH_ASSIGN_OR_RETURN(std::shared_ptr<Configuration> fresh, ReadConfiguration(reread));
+        return PlanFor(std::move(fresh), shared);
+      });
   int status = master.Run();
   socket->file.Remove();
   return status;

@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "core/telemetry.h"
+#include "core/version.h"
 
 namespace netgraph::fcgi {
 namespace {
@@ -199,7 +200,7 @@ std::string PoolMetricsText(const PoolView& pool) {
       "# HELP netgraph_build_info The running build; always 1.\n"
       "# TYPE netgraph_build_info gauge\n");
   out.append("netgraph_build_info{daemon=\"netgraph-fcgi\",version=\"");
-  out.append(telemetry::BuildVersion()).append("\",commit=\"").append(telemetry::BuildCommit());
+  out.append(ReleaseVersion()).append("\",commit=\"").append(BuildCommit());
   out.append("\"} 1\n");
   return out;
 }

@@ -63,8 +63,8 @@ std::string DescribeExit(int status) {
 
 }  // namespace
 
-PreforkMaster::PreforkMaster(PreforkOptions options, std::vector<ChildRole> roles)
-    : options_(options), roles_(std::move(roles)) {
+PreforkMaster::PreforkMaster(PoolPlan plan, Reconfigure reconfigure)
+    : options_(plan.options), roles_(std::move(plan.roles)), reconfigure_(std::move(reconfigure)) {
   for (const ChildRole& role : roles_) {
     Slot slot;
     slot.role = &role;
@@ -88,6 +88,7 @@ void PreforkMaster::Spawn(int index) {
     ::_exit(slot.role->main());
   }
   slot.pid = pid;
+  slot.generation = generation_;
   slot.started = Clock::now();
   if (options_.scoreboard != nullptr) options_.scoreboard->SetPid(scoreboard_slot, pid);
   log::Info(slot.role->name + " started as pid " + std::to_string(pid));
@@ -149,27 +150,84 @@ void PreforkMaster::BeginStop() {
 }
 
 void PreforkMaster::BeginReload() {
-  if (stopping_ || !reload_queue_.empty()) return;
-  log::Info("reloading: replacing children one at a time");
-  for (std::size_t i = 0; i < slots_.size(); ++i) reload_queue_.push_back(static_cast<int>(i));
+  if (stopping_) return;
+  daemon::NotifySystemd("RELOADING=1");
+  if (reconfigure_) {
+    log::Info("reloading: reading the configuration again");
+    Result<PoolPlan> plan = reconfigure_();
+    if (!plan.ok()) {
+      log::Error(
+          "reload refused, the running children keep serving with the previous "
+          "configuration: " +
+          plan.status().message());
+      daemon::NotifySystemd("READY=1");
+      return;
+    }
+    Adopt(std::move(plan.value()));
+  } else {
+    ++generation_;
+  }
+  // A reload during a reload starts over with the newest plan; children already of it stay.
+  reload_queue_.clear();
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].pid > 0) reload_queue_.push_back(static_cast<int>(i));
+  }
+  reloading_ = true;
+  log::Info("reloading: " + std::to_string(slots_.size()) + " children from now on; replacing " +
+            std::to_string(reload_queue_.size()) + " one at a time");
   AdvanceReload();
 }
 
+void PreforkMaster::Adopt(PoolPlan plan) {
+  std::vector<std::pair<std::string, Slot>> previous;
+  for (const Slot& slot : slots_) previous.emplace_back(slot.role->name, slot);
+  options_ = plan.options;
+  roles_ = std::move(plan.roles);
+  slots_.clear();
+  ++generation_;
+  for (const ChildRole& role : roles_) {
+    int placed = 0;
+    for (auto& [name, slot] : previous) {
+      if (placed == role.count || name != role.name) continue;
+      slot.role = &role;
+      slots_.push_back(slot);
+      name.clear();  // taken
+      ++placed;
+    }
+    Slot fresh;  // respawn_at is in the past: RespawnDueSlots forks it at once
+    fresh.role = &role;
+    slots_.insert(slots_.end(), static_cast<std::size_t>(role.count - placed), fresh);
+  }
+  for (const auto& [name, slot] : previous) {
+    if (name.empty() || slot.pid <= 0) continue;
+    log::Info(name + " pid " + std::to_string(slot.pid) +
+              " is beyond the new configuration's count; asking it to stop");
+    retiring_[slot.pid] = -1;
+    ::kill(slot.pid, SIGTERM);
+  }
+}
+
 void PreforkMaster::AdvanceReload() {
-  // One old worker at a time: wait until the previous one has gone.
-  if (stopping_ || !retiring_.empty() || reload_queue_.empty()) return;
-  int index = reload_queue_.front();
-  reload_queue_.erase(reload_queue_.begin());
-  Slot& slot = slots_[static_cast<std::size_t>(index)];
-  if (slot.pid > 0) {
-    pid_t old = slot.pid;
+  // One old child at a time: wait until the previous one has gone.
+  if (stopping_ || !retiring_.empty()) return;
+  while (!reload_queue_.empty()) {
+    const int index = reload_queue_.front();
+    reload_queue_.erase(reload_queue_.begin());
+    Slot& slot = slots_[static_cast<std::size_t>(index)];
+    // Died and respawned (or waiting to) meanwhile: that child is of the new plan already.
+    if (slot.pid <= 0 || slot.generation == generation_) continue;
+    const pid_t old = slot.pid;
     retiring_[old] = index;
+    slot.pid = 0;  // should the fork fail, the slot is respawned like a dead child's
     Spawn(index);
     ::kill(old, SIGTERM);
-  } else {
-    Spawn(index);
+    return;
   }
-  if (reload_queue_.empty()) daemon::NotifySystemd("READY=1");
+  if (reloading_) {
+    reloading_ = false;
+    log::Info("reload complete");
+    daemon::NotifySystemd("READY=1\nSTATUS=" + std::to_string(slots_.size()) + " children");
+  }
 }
 
 void PreforkMaster::EnforceRequestTimeout() {

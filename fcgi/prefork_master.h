@@ -5,11 +5,13 @@
 // - A worker that dies is replaced; one that dies within a second of starting is replaced after a
 //   growing delay (up to 5 s), so a crash loop does not spin.
 // - SIGTERM, SIGINT or SIGQUIT: graceful stop. Workers get SIGTERM, finish their current request
-// and
-//   exit; after the shutdown timeout the rest get SIGKILL. Run() returns once every worker is gone.
-// - SIGHUP: rolling restart. Workers are replaced one at a time: a new worker starts before the old
-// one
-//   is asked to stop, so the pool never shrinks.
+//   and exit; after the shutdown timeout the rest get SIGKILL. Run() returns once every worker is
+//   gone.
+// - SIGHUP: reload. The master asks its Reconfigure callback for a new plan (the configuration read
+//   again); an error is logged and the children keep running as they are. Otherwise children of
+//   the new plan replace the old ones one at a time: a new one starts before an old one is asked to
+//   stop, so the pool never shrinks below the smaller of the two counts. A role that grows gets its
+//   extra children at once; one that shrinks asks its surplus children to stop.
 // - With a scoreboard (fcgi/scoreboard.h), each child gets a slot of it, and the master ends
 //   (SIGKILL) a worker busy with one request longer than the request timeout, after logging what
 //   it was doing; it is replaced like any dead worker (php-fpm's request_terminate_timeout).
@@ -26,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "core/status.h"
 #include "fcgi/scoreboard.h"
 
 namespace netgraph::fcgi {
@@ -44,9 +47,19 @@ struct PreforkOptions {
   std::chrono::milliseconds request_timeout{0};  // NETGRAPH_REQUEST_TIMEOUT_MS; 0: none
 };
 
+// What the master runs: its options and its children.
+struct PoolPlan {
+  PreforkOptions options;
+  std::vector<ChildRole> roles;
+};
+
+// Called in the master on SIGHUP: the plan to switch to, or why the configuration was refused.
+using Reconfigure = std::function<Result<PoolPlan>()>;
+
 class PreforkMaster {
  public:
-  PreforkMaster(PreforkOptions options, std::vector<ChildRole> roles);
+  // Without `reconfigure`, SIGHUP replaces the children with the same plan.
+  explicit PreforkMaster(PoolPlan plan, Reconfigure reconfigure = nullptr);
 
   // Forks the workers and supervises them until a stop signal. Returns the master's exit status.
   int Run();
@@ -59,12 +72,15 @@ class PreforkMaster {
     Clock::time_point started;
     Clock::time_point respawn_at;
     int rapid_failures = 0;
+    int generation = 0;  // the plan the child was forked from
   };
 
   void Spawn(int index);
   void Reap();
   void BeginStop();
   void BeginReload();
+  // Switches to `plan`: re-lays the slots role by role, keeping the running children in them.
+  void Adopt(PoolPlan plan);
   void AdvanceReload();
   void RespawnDueSlots();
   bool HasChildren() const;
@@ -73,9 +89,12 @@ class PreforkMaster {
 
   PreforkOptions options_;
   std::vector<ChildRole> roles_;
+  Reconfigure reconfigure_;
+  int generation_ = 0;
   std::vector<Slot> slots_;
   std::map<pid_t, int> retiring_;  // old workers asked to stop during a reload -> their slot
-  std::vector<int> reload_queue_;  // slots still to replace in the current reload
+  std::vector<int> reload_queue_;  // slots whose child is of an older plan, to replace in turn
+  bool reloading_ = false;         // until the last old child is replaced
   std::set<pid_t> timed_out_;      // workers killed for the request timeout, not yet reaped
   bool stopping_ = false;
   bool killed_ = false;

@@ -1,7 +1,9 @@
 // netgraph-ws: GraphQL subscriptions (and queries and mutations) over WebSocket. Reads its
-// configuration from the environment (ws/README.md lists the variables), loads the service, takes
-// its listening socket from systemd or opens NETGRAPH_WS_LISTEN, subscribes to Redis and serves
-// until SIGTERM or SIGINT, which close every connection with 1001 and exit 0.
+// configuration from the environment and its configuration file (ws/README.md lists the
+// variables), loads the service, takes its listening socket from systemd or opens
+// NETGRAPH_WS_LISTEN, subscribes to Redis and serves until SIGTERM or SIGINT, which close every
+// connection with 1001 and exit 0. SIGHUP reads the configuration again and, when it is valid,
+// verifies tokens with its keys and settings from then on; every connection stays open.
 //
 // One loop thread: libwebsockets, hiredis and the timers share one libuv loop; queries and
 // mutations sent over sockets run on NETGRAPH_WS_DATABASE_THREADS worker threads.
@@ -37,10 +39,73 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: netgraph-ws\n"
+    "usage: netgraph-ws [--check-config | --version | --help]\n"
     "Serves GraphQL subscriptions over WebSocket (graphql-transport-ws and the legacy graphql-ws)\n"
-    "and fans out graph updates from Redis. Configured by environment variables; see\n"
-    "docs/operations.md. Signals: TERM and INT close every connection with 1001 and exit.\n";
+    "and fans out graph updates from Redis. Configured by environment variables and\n"
+    "NETGRAPH_CONFIG_FILE; see docs/operations.md. --check-config validates the configuration and\n"
+    "exits (0, or 78 listing every problem). Signals: TERM and INT close every connection with\n"
+    "1001 and exit; HUP reloads the token keys and settings and the log level.\n";
+
+// Reads netgraph-ws's settings into `options` and loads the service; every mistake is in `env`.
+netgraph::Result<netgraph::daemon::LoadedService> ReadConfiguration(
+    netgraph::config::Environment& env, netgraph::ws::Options& options) {
+  using namespace netgraph;
+  options = ws::Options::FromEnvironment(env);
+  ws::WsMetrics().Configure(env);
+  for (const std::string& proxy : options.trusted_proxies) {
+    if (!ws::IsIpAddress(proxy)) {
+      env.AddProblem("NETGRAPH_WS_TRUSTED_PROXIES: \"" + proxy + "\" is not an IP address");
+    }
+  }
+  return daemon::LoadService(env, [](api::ServiceConfig& config) {
+    // No engine document cache here: the documents netgraph-ws keeps are its subscriptions',
+    // shared and bounded by the hub (ws/hub.h), and go when they end. A cache would keep
+    // parsed documents outside those bounds after their subscriptions closed.
+    config.engine.document_cache_capacity = 0;
+  });
+}
+
+// SIGHUP: the configuration is read again; when valid, `service` verifies tokens with the new keys
+// and token settings (connections already open keep their identity), and the log level applies.
+// The other settings are fixed at start: changing them needs a restart, which the log says.
+class ReloadSignal {
+ public:
+  ReloadSignal(uv_loop_t* loop, netgraph::api::Service& service) : service_(service) {
+    uv_signal_init(loop, &hangup_);
+    hangup_.data = this;
+    uv_signal_start(&hangup_, &ReloadSignal::OnSignal, SIGHUP);
+  }
+
+  void Close() {
+    if (!uv_is_closing(reinterpret_cast<uv_handle_t*>(&hangup_))) {
+      uv_close(reinterpret_cast<uv_handle_t*>(&hangup_), nullptr);
+    }
+  }
+
+ private:
+  static void OnSignal(uv_signal_t* handle, int) {
+    using namespace netgraph;
+    auto* self = static_cast<ReloadSignal*>(handle->data);
+    daemon::NotifySystemd("RELOADING=1");
+    log::Info("reloading: reading the configuration again");
+    config::Environment env;
+    ws::Options options;
+    Result<daemon::LoadedService> loaded = ReadConfiguration(env, options);
+    if (loaded.ok()) {
+      self->service_.AdoptTokenVerifier(*loaded->service);
+      log::Info(
+          "reloaded: token keys and settings and the log level are the new configuration's"
+          "; other settings apply after a restart");
+    } else {
+      log::Error("reload refused, serving on with the previous configuration: " +
+                 loaded.status().message());
+    }
+    daemon::NotifySystemd("READY=1");
+  }
+
+  netgraph::api::Service& service_;
+  uv_signal_t hangup_{};
+};
 
 // libwebsockets sizes its descriptor table from the soft limit, and each subscriber holds one
 // descriptor: take everything the hard limit allows (systemd gives services a soft limit of 1024).
@@ -118,7 +183,9 @@ int Serve(uv_loop_t* loop, netgraph::api::Service& service, netgraph::ws::Databa
   redis->Start();
   // At start the graph channel; later any other channel a subscription's source stream names.
   redis->Listen(std::string(domain::kGraphChannel));
+  ReloadSignal reload(loop, service);
   StopSignals signals(loop, [&] {
+    reload.Close();
     daemon::NotifySystemd("STOPPING=1");
     server.Stop([&] { redis->Stop(); });
   });
@@ -132,26 +199,14 @@ int Serve(uv_loop_t* loop, netgraph::api::Service& service, netgraph::ws::Databa
 
 int main(int argc, char** argv) {
   using namespace netgraph;
-  if (std::optional<int> answered = daemon::AnswerCommandLine(argc, argv, kUsage)) return *answered;
+  const daemon::Invocation invocation = daemon::ParseCommandLine(argc, argv, "netgraph-ws", kUsage);
+  if (invocation.exit_status) return *invocation.exit_status;
   log::Init("netgraph-ws");
 
   config::Environment env;
-  ws::Options options = ws::Options::FromEnvironment(env);
-  ws::WsMetrics().Configure(env);
-  Result<daemon::LoadedService> loaded =
-      daemon::LoadService(env, [&options](api::ServiceConfig& config) -> Status {
-        for (const std::string& proxy : options.trusted_proxies) {
-          if (!ws::IsIpAddress(proxy)) {
-            return Status::InvalidArgument("NETGRAPH_WS_TRUSTED_PROXIES: \"" + proxy +
-                                           "\" is not an IP address");
-          }
-        }
-        // No engine document cache here: the documents netgraph-ws keeps are its subscriptions',
-        // shared and bounded by the hub (ws/hub.h), and go when they end. A cache would keep
-        // parsed documents outside those bounds after their subscriptions closed.
-        config.engine.document_cache_capacity = 0;
-        return Status::Ok();
-      });
+  ws::Options options;
+  Result<daemon::LoadedService> loaded = ReadConfiguration(env, options);
+  if (invocation.check_config) return daemon::CheckConfiguration(loaded.status(), env);
   if (!loaded.ok()) {
     log::Error(loaded.status().message());
     return daemon::kExitConfig;

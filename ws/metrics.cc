@@ -4,6 +4,7 @@
 
 #include "core/log.h"
 #include "core/telemetry.h"
+#include "core/version.h"
 
 namespace netgraph::ws {
 namespace {
@@ -111,7 +112,7 @@ std::string WsCounters::MetricsText() const {
   Sample(out, "netgraph_ws_jwt_refusals_total", "", refusals);
   Family(out, "netgraph_build_info", "gauge", "The running build; always 1.");
   out.append("netgraph_build_info{daemon=\"netgraph-ws\",version=\"");
-  out.append(telemetry::BuildVersion()).append("\",commit=\"").append(telemetry::BuildCommit());
+  out.append(ReleaseVersion()).append("\",commit=\"").append(BuildCommit());
   out.append("\"} 1\n");
   return out;
 }

@@ -10,6 +10,7 @@
 #include "core/embedded_file.h"
 #include "core/log.h"
 #include "core/telemetry.h"
+#include "core/version.h"
 
 namespace netgraph::api {
 
@@ -65,12 +66,20 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   config.ledger = domain::LedgerConfig::FromEnvironment(env);
   config.relay = domain::RelayOptions::FromEnvironment(env);
   Result<domain::UpdateAuthenticator> updates = domain::UpdateAuthenticator::FromEnvironment(env);
+  // Every mistake joins the variables' own in `env`, so one message lists them all.
+  if (!auth.ok()) {
+    env.AddProblem(auth.status().message());
+  } else if (Result<auth::TokenVerifier> verifier = auth::TokenVerifier::Create(*auth);
+             !verifier.ok()) {
+    // The key files are read here too (Service::Create reads them again), so a missing issuer or
+    // a key that does not load is listed with the other mistakes rather than after them.
+    env.AddProblem(verifier.status().message());
+  }
+  if (!redis.ok()) env.AddProblem(redis.status().message());
+  if (!updates.ok()) env.AddProblem(updates.status().message());
   NETGRAPH_RETURN_IF_ERROR(env.status());
-  NETGRAPH_RETURN_IF_ERROR(auth);
   config.auth = *auth;
-  NETGRAPH_RETURN_IF_ERROR(redis);
   config.redis = *redis;
-  NETGRAPH_RETURN_IF_ERROR(updates);
   config.updates = *updates;
   return config;
 }
@@ -174,7 +183,8 @@ std::string Health::ToJson() const {
   nlohmann::json body = {
       {"status", serving() ? (redis_connected ? "ok" : "degraded") : "unavailable"},
       {"postgres", database},
-      {"redis", redis}};
+      {"redis", redis},
+      {"version", Version()}};
   return body.dump();
 }
 

@@ -45,6 +45,7 @@ struct ServiceConfig {
   domain::UpdateAuthenticator updates;  // NETGRAPH_UPDATE_SIGNING_KEY_FILE
   bool read_cache = true;               // NETGRAPH_READ_CACHE
 
+  // Every mistake is recorded in `env`; the error is env.status(), naming them all.
   static Result<ServiceConfig> FromEnvironment(config::Environment& env);
 };
 
@@ -119,6 +120,10 @@ class Service {
   std::unique_ptr<RequestScope> NewRequest(std::string_view authorization);
 
   Health CheckHealth();
+
+  // Verifies tokens with `fresh`'s keys and token settings from now on (netgraph-ws's reload, which
+  // loads a whole Service from the new configuration to validate it); `fresh` verifies none after.
+  void AdoptTokenVerifier(Service& fresh) { verifier_ = std::move(fresh.verifier_); }
 
  private:
   Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> engine,

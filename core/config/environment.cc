@@ -1,29 +1,100 @@
 #include "core/config/environment.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 namespace netgraph::config {
 
-Environment::Environment()
-    : lookup_([](const std::string& name) -> std::optional<std::string> {
-        const char* value = std::getenv(name.c_str());
-        if (value == nullptr) return std::nullopt;
-        return std::string(value);
-      }) {}
+namespace {
+
+// Defined by core/config/CMakeLists.txt: the package's /etc/netgraph/netgraph.env, or empty.
+constexpr std::string_view kDefaultConfigFile = NETGRAPH_DEFAULT_CONFIG_FILE;
+
+std::optional<std::string> ProcessVariable(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+bool IsVariableName(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+std::string Trim(const std::string& text) {
+  const std::size_t b = text.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return {};
+  return text.substr(b, text.find_last_not_of(" \t\r") - b + 1);
+}
+
+}  // namespace
+
+Environment::Environment() {
+  const std::optional<std::string> named = ProcessVariable("NETGRAPH_CONFIG_FILE");
+  if (named && !named->empty()) {
+    ReadFile(*named, true);
+  } else if (!kDefaultConfigFile.empty()) {
+    ReadFile(std::string(kDefaultConfigFile), false);
+  }
+}
+
+std::optional<std::string> Environment::Value(const std::string& name) const {
+  if (lookup_) return lookup_(name);
+  if (std::optional<std::string> value = ProcessVariable(name)) return value;
+  auto in_file = file_values_.find(name);
+  if (in_file == file_values_.end()) return std::nullopt;
+  return in_file->second;
+}
+
+void Environment::ReadFile(const std::string& path, bool must_exist) {
+  errno = 0;
+  std::ifstream in(path);
+  if (!in) {
+    if (must_exist || errno != ENOENT) {
+      problems_.push_back("NETGRAPH_CONFIG_FILE: cannot read " + path + ": " +
+                          std::strerror(errno));
+    }
+    return;
+  }
+  file_ = path;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    line = Trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t equals = line.find('=');
+    const std::string name = equals == std::string::npos ? line : Trim(line.substr(0, equals));
+    if (equals == std::string::npos || !IsVariableName(name)) {
+      problems_.push_back(path + ":" + std::to_string(number) + ": not a KEY=value line");
+      continue;
+    }
+    std::string value = Trim(line.substr(equals + 1));
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+        value.back() == value.front()) {
+      value = value.substr(1, value.size() - 2);
+    }
+    file_values_[name] = std::move(value);
+  }
+}
 
 Environment::Environment(Lookup lookup) : lookup_(std::move(lookup)) {}
 
 std::string Environment::String(const std::string& name, const std::string& fallback) {
-  std::optional<std::string> value = lookup_(name);
+  std::optional<std::string> value = Value(name);
   return value && !value->empty() ? *value : fallback;
 }
 
 std::int64_t Environment::Int(const std::string& name, std::int64_t fallback, std::int64_t min,
                               std::int64_t max) {
-  std::optional<std::string> value = lookup_(name);
+  std::optional<std::string> value = Value(name);
   if (!value || value->empty()) return fallback;
   errno = 0;
   char* end = nullptr;
@@ -39,8 +110,8 @@ std::int64_t Environment::Int(const std::string& name, std::int64_t fallback, st
 std::int64_t Environment::RenamedInt(const std::string& name, const std::string& old_name,
                                      std::int64_t old_scale, std::int64_t fallback,
                                      std::int64_t min, std::int64_t max) {
-  std::optional<std::string> value = lookup_(name);
-  std::optional<std::string> old_value = lookup_(old_name);
+  std::optional<std::string> value = Value(name);
+  std::optional<std::string> old_value = Value(old_name);
   if ((value && !value->empty()) || !old_value || old_value->empty()) {
     if (old_value && !old_value->empty()) {
       warnings_.push_back(old_name + " is ignored: " + name + " is set (remove " + old_name + ")");
@@ -58,12 +129,22 @@ std::int64_t Environment::RenamedInt(const std::string& name, const std::string&
 }
 
 bool Environment::Bool(const std::string& name, bool fallback) {
-  std::optional<std::string> value = lookup_(name);
+  std::optional<std::string> value = Value(name);
   if (!value || value->empty()) return fallback;
   const std::string& v = *value;
   if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
   if (v == "0" || v == "false" || v == "no" || v == "off") return false;
   problems_.push_back(name + " must be true or false, not '" + v + "'");
+  return fallback;
+}
+
+std::string Environment::OneOf(const std::string& name, const std::vector<std::string>& allowed,
+                               const std::string& fallback) {
+  std::string value = String(name, fallback);
+  if (std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return value;
+  std::string choices;
+  for (const std::string& choice : allowed) choices += (choices.empty() ? "" : ", ") + choice;
+  problems_.push_back(name + " must be one of " + choices + ", not '" + value + "'");
   return fallback;
 }
 

@@ -1,14 +1,27 @@
-// Reads the service's configuration from environment variables (NETGRAPH_*, DATABASE_URL,
-// REDIS_URL). Each concern declares its own settings struct and loads it through an Environment; a
-// bad value is recorded, not thrown, so a process can report every configuration mistake at once
-// and exit.
+// Reads the service's configuration (NETGRAPH_*, DATABASE_URL, REDIS_URL) from environment
+// variables and from the configuration file NETGRAPH_CONFIG_FILE names. Each concern declares its
+// own settings struct and loads it through an Environment; a bad value is recorded, not thrown, so
+// a process can report every configuration mistake at once and exit (or, on a reload, keep its old
+// settings).
+//
+// The configuration file holds KEY=value lines; blank lines and lines starting with '#' are
+// ignored, spaces around the line are trimmed, and a value wrapped in a pair of double or single
+// quotes loses them (as in systemd's EnvironmentFile=), nothing else is interpreted. A variable set
+// in the process environment wins over the file: the file is what `systemctl reload` re-reads,
+// while the environment is fixed for the life of the process (one-off overrides, tests).
+// NETGRAPH_CONFIG_FILE itself comes from the environment only; unset, it defaults to the file the
+// build names (NETGRAPH_DEFAULT_CONFIG_FILE in CMake: /etc/netgraph/netgraph.env in the Debian
+// package, none in a development build), which may be absent. A file that is named explicitly but
+// cannot be read, and a line that is not KEY=value, are configuration mistakes.
 #ifndef NETGRAPH_CORE_CONFIG_ENVIRONMENT_H_
 #define NETGRAPH_CORE_CONFIG_ENVIRONMENT_H_
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -23,7 +36,7 @@ class Environment {
  public:
   using Lookup = std::function<std::optional<std::string>(const std::string& name)>;
 
-  // Reads the process environment.
+  // Reads the process environment, then the configuration file (see above).
   Environment();
   // Reads from `lookup` (tests).
   explicit Environment(Lookup lookup);
@@ -42,6 +55,9 @@ class Environment {
                           std::int64_t max);
   // true/false, 1/0, yes/no, on/off.
   bool Bool(const std::string& name, bool fallback);
+  // One of `allowed`, or `fallback` when unset or empty; anything else is recorded.
+  std::string OneOf(const std::string& name, const std::vector<std::string>& allowed,
+                    const std::string& fallback);
   // A comma-separated list ("a, b,c" -> {"a", "b", "c"}), `fallback` when unset or empty. Items are
   // trimmed, empty ones dropped, and a trailing "/" is dropped: the lists are of origins and
   // addresses, which never end in one, while an origin copied from a browser's address bar does.
@@ -50,13 +66,28 @@ class Environment {
   // DATABASE_URL, or kDefaultDatabaseUrl.
   std::string DatabaseUrl() { return String("DATABASE_URL", kDefaultDatabaseUrl); }
 
+  // Records a mistake only the caller can judge (a value that does not parse as a URL, a key file
+  // that does not load), so status() lists it with the others.
+  void AddProblem(std::string problem) { problems_.push_back(std::move(problem)); }
+
+  // The configuration file read, or empty when there is none.
+  const std::string& file() const { return file_; }
+
   // Ok, or one error naming every bad variable.
   Status status() const;
+  // Every problem recorded, one per line, for --check-config.
+  const std::vector<std::string>& problems() const { return problems_; }
   // Settings that work but should change (old names), one line each, for the log.
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
+  void ReadFile(const std::string& path, bool must_exist);
+  // From lookup_ when set (tests), else the process environment, then the file.
+  std::optional<std::string> Value(const std::string& name) const;
+
   Lookup lookup_;
+  std::string file_;
+  std::map<std::string, std::string> file_values_;
   std::vector<std::string> problems_;
   std::vector<std::string> warnings_;
 };
