@@ -25,7 +25,9 @@ bool StartsWith(std::string_view text, std::string_view prefix) {
 
 }  // namespace
 
-void UseCounterStorage(std::atomic<std::uint64_t>* storage) { g_counters = storage; }
+void UseCounterStorage(std::atomic<std::uint64_t>* storage) {
+  g_counters = storage != nullptr ? storage : g_own_counters.data();
+}
 
 void Add(Counter counter, std::uint64_t amount) {
   g_counters[static_cast<std::size_t>(counter)].fetch_add(amount, std::memory_order_relaxed);

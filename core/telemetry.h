@@ -41,7 +41,8 @@ enum class Counter : std::size_t {
 };
 constexpr std::size_t kCounterCount = static_cast<std::size_t>(Counter::kCount);
 
-// Where the counters are kept from now on: kCounterCount atomics that outlive the process's use.
+// Where the counters are kept from now on: kCounterCount atomics that outlive the process's use;
+// null: the process's own memory again.
 void UseCounterStorage(std::atomic<std::uint64_t>* storage);
 void Add(Counter counter, std::uint64_t amount = 1);
 void Set(Counter counter, std::uint64_t value);

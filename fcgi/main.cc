@@ -132,12 +132,12 @@ int main(int argc, char** argv) {
   }
   Shared shared;
   shared.listen_fd = socket->fd;
-  Result<fcgi::Scoreboard*> scoreboard = fcgi::Scoreboard::Create();
+  Result<std::unique_ptr<fcgi::Scoreboard>> scoreboard = fcgi::Scoreboard::Create();
   if (!scoreboard.ok()) {
     log::Error(scoreboard.status().message());
     return 1;
   }
-  shared.scoreboard = *scoreboard;
+  shared.scoreboard = scoreboard->get();
   Result<std::unique_ptr<fcgi::SharedDataGeneration>> generation =
       fcgi::SharedDataGeneration::Create();
   if (!generation.ok()) {

@@ -155,7 +155,7 @@ std::string_view RestartCauseName(RestartCause cause) {
   }
 }
 
-Result<Scoreboard*> Scoreboard::Create() {
+Result<std::unique_ptr<Scoreboard>> Scoreboard::Create() {
   // Anonymous shared memory starts zeroed, which is every atomic's initial value: no constructor
   // needs to run, and pages of slots never used are never touched.
   void* region =
@@ -163,9 +163,17 @@ Result<Scoreboard*> Scoreboard::Create() {
   if (region == MAP_FAILED) {
     return Status::Error(std::string("scoreboard: mmap failed: ") + std::strerror(errno));
   }
-  auto* scoreboard = new Scoreboard(region);
+  std::unique_ptr<Scoreboard> scoreboard(new Scoreboard(region));
   scoreboard->header().started_unix_ms.store(NowNs(CLOCK_REALTIME) / 1000000);
   return scoreboard;
+}
+
+Scoreboard::~Scoreboard() {
+  if (g_assigned_slot >= 0) {
+    telemetry::UseCounterStorage(nullptr);
+    g_assigned_slot = -1;
+  }
+  ::munmap(region_, RegionBytes());
 }
 
 ScoreboardHeader& Scoreboard::header() const {

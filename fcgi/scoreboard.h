@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -94,7 +95,11 @@ struct ScoreboardHeader;
 class Scoreboard {
  public:
   // Maps the region (shared with the children forked afterwards).
-  static Result<Scoreboard*> Create();
+  static Result<std::unique_ptr<Scoreboard>> Create();
+  // Unmaps the region; a process attached to one of its slots counts in its own memory again.
+  ~Scoreboard();
+  Scoreboard(const Scoreboard&) = delete;
+  Scoreboard& operator=(const Scoreboard&) = delete;
 
   // Master: a free slot for a child about to be forked (its index), or -1 when none is free. The
   // child learns its slot from AssignedSlot (set here, inherited through fork).

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
 
 #include "core/telemetry.h"
@@ -13,10 +14,10 @@ namespace {
 
 // The scoreboard as one process sees it: the master's reservation, then the "child" (this same
 // process) attaching to the slot. Forking adds nothing to what is checked here.
-Scoreboard* AttachedScoreboard() {
-  Result<Scoreboard*> created = Scoreboard::Create();
+std::unique_ptr<Scoreboard> AttachedScoreboard() {
+  Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create();
   EXPECT_TRUE(created.ok());
-  Scoreboard* scoreboard = *created;
+  std::unique_ptr<Scoreboard> scoreboard = std::move(created).value();
   const int slot = scoreboard->Reserve();
   EXPECT_GE(slot, 0);
   scoreboard->SetPid(slot, ::getpid());
@@ -34,7 +35,7 @@ FinishedRequest Query(std::string_view root_field, std::chrono::milliseconds dur
 }
 
 TEST(ScoreboardTest, ABusyWorkerShowsItsRequestUntilItEnds) {
-  Scoreboard* scoreboard = AttachedScoreboard();
+  std::unique_ptr<Scoreboard> scoreboard = AttachedScoreboard();
   scoreboard->BeginRequest("/graphql", "0123abcd");
   scoreboard->SetOperation(OperationKind::kMutation, "Claim", "claimVoucher");
   std::vector<SlotSnapshot> slots = scoreboard->Snapshot();
@@ -56,7 +57,7 @@ TEST(ScoreboardTest, ABusyWorkerShowsItsRequestUntilItEnds) {
 }
 
 TEST(ScoreboardTest, CountersOutliveTheProcessThatBumpedThem) {
-  Scoreboard* scoreboard = AttachedScoreboard();
+  std::unique_ptr<Scoreboard> scoreboard = AttachedScoreboard();
   for (int i = 0; i < 3; ++i) {
     scoreboard->BeginRequest("/graphql", "id");
     FinishedRequest finished = Query("graphdbStatus", std::chrono::milliseconds(20));
