@@ -409,7 +409,9 @@ function stackProcesses() {
 }
 function sample(pid) {
   try {
-    const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+    // Private memory only (RssAnon): shared pages a process touches over time (PostgreSQL's shared
+    // buffers, the pool's scoreboard) are not its growth.
+    const rss = Number(/RssAnon:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
     const fds = readdirSync(`/proc/${pid}/fd`).filter((fd) => { try { readlinkSync(`/proc/${pid}/fd/${fd}`); return true; } catch { return false; } }).length;
     return { rss, fds };
   } catch { return null; }
@@ -447,7 +449,7 @@ async function soak(seconds, investors, pool, subscribers) {
       `${after[0].fds} → ${mean(tail, 'fds').toFixed(1)} (${(fdGrowth * 100).toFixed(1)}%)`, bad ? 'GROWS' : 'ok']);
   }
   console.log(`\nsoak: ${seconds} s of load; growth after warm-up (the first quarter), last tenth against the first sample`);
-  printTable(['process', 'RSS', 'open files', 'verdict'], rows);
+  printTable(['process', 'private RSS', 'open files', 'verdict'], rows);
   console.log(`subscribers connected at the end: ${subscribers.filter((s) => s.connected).length}/${subscribers.length}`);
   return !failed;
 }
