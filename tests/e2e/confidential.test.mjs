@@ -3,7 +3,7 @@
 // Node's own Ed25519 verifies the receipt signature against the treasury's public key.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPublicKey, verify } from 'node:crypto';
+import { verify } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
@@ -11,38 +11,7 @@ import { netgraphctl } from '../support/stack.mjs';
 import {
   claim, confidentialKeypair, issueVouchers, newUser, portfolio, randomWallet, redeem,
 } from '../support/api.mjs';
-
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
-// A deliberately separate base58 decoder (Bitcoin alphabet), so the test does not lean on the
-// service's encoding to check the service's encoding.
-function base58Decode(text) {
-  let n = 0n;
-  for (const c of text) {
-    const digit = BASE58.indexOf(c);
-    if (digit < 0) throw new Error(`not base58: ${c}`);
-    n = n * 58n + BigInt(digit);
-  }
-  const bytes = [];
-  while (n > 0n) { bytes.unshift(Number(n % 256n)); n /= 256n; }
-  for (const c of text) { if (c !== '1') break; bytes.unshift(0); }
-  return Buffer.from(bytes);
-}
-
-// The Solana off-chain message v0 envelope the treasury signs: 0xFF "solana offchain", version 0,
-// format 0 (restricted ASCII), the length (u16 little-endian), the message.
-function offchainEnvelope(text) {
-  const message = Buffer.from(text, 'ascii');
-  const header = Buffer.alloc(4);
-  header.writeUInt8(0, 0);
-  header.writeUInt8(0, 1);
-  header.writeUInt16LE(message.length, 2);
-  return Buffer.concat([Buffer.from([0xff]), Buffer.from('solana offchain', 'ascii'), header, message]);
-}
-
-function ed25519PublicKey(raw32) {
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw32.toString('base64url') }, format: 'jwk' });
-}
+import { base58Decode, ed25519PublicKey, offchainEnvelope } from '../support/solana.mjs';
 
 function ledgerBalance(wallet) {
   return BigInt(execFileSync('psql', [process.env.DATABASE_URL, '-tAc',

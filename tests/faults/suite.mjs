@@ -18,15 +18,16 @@
 // service does not recover within RECOVERY_LIMIT_MS.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { randomUUID, createPublicKey, verify } from 'node:crypto';
+import { randomUUID, verify } from 'node:crypto';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Keypair } from '@solana/web3.js';
 import { ElGamalCiphertext, ElGamalKeypair } from '@solana/zk-sdk/node';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { databaseRelay } from '../support/database_relay.mjs';
+import { base58Decode, ed25519PublicKey, offchainEnvelope } from '../support/solana.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -98,40 +99,6 @@ function sql(query) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A TCP relay in front of PostgreSQL. `partition()` stops forwarding in both directions without
-// closing anything, as a network partition does (the peers see silence, not a refusal); `heal()`
-// lets the held bytes through, as TCP's retransmissions would.
-class Relay {
-  constructor(listenPort, targetPort) {
-    this.pairs = new Set();
-    this.partitioned = false;
-    this.server = net.createServer((client) => {
-      const upstream = net.connect(targetPort, '127.0.0.1');
-      const pair = { client, upstream };
-      this.pairs.add(pair);
-      if (this.partitioned) { client.pause(); upstream.pause(); }
-      client.pipe(upstream);
-      upstream.pipe(client);
-      const end = () => { this.pairs.delete(pair); client.destroy(); upstream.destroy(); };
-      client.on('error', end); upstream.on('error', end);
-      client.on('close', end); upstream.on('close', end);
-    });
-    this.ready = new Promise((resolve) => this.server.listen(listenPort, '127.0.0.1', resolve));
-  }
-  partition() {
-    this.partitioned = true;
-    for (const { client, upstream } of this.pairs) { client.pause(); upstream.pause(); }
-  }
-  heal() {
-    this.partitioned = false;
-    for (const { client, upstream } of this.pairs) { client.resume(); upstream.resume(); }
-  }
-  close() {
-    for (const { client, upstream } of this.pairs) { client.destroy(); upstream.destroy(); }
-    return new Promise((resolve) => this.server.close(resolve));
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // The ledger of operations, Jepsen-style.
 const OUTCOMES = ['ok', 'refused', 'failed clean', 'indeterminate', 'failed unclean', 'hung'];
@@ -522,15 +489,10 @@ async function checkInvariants(investors, subscribers) {
   check('each confidential balance decrypts to the sum of its redeemed vouchers', wrong === 0, wrong ? `${wrong} accounts differ` : `${investors.length} accounts`);
 
   // Every txSignature is the treasury's Ed25519 signature of its stored receipt.
-  const treasury = Buffer.from(base58Decode((await netgraphctl('treasury', 'pubkey')).trim()));
-  const treasuryKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: treasury.toString('base64url') }, format: 'jwk' });
+  const treasuryKey = ed25519PublicKey(base58Decode((await netgraphctl('treasury', 'pubkey')).trim()));
   let unverified = 0;
   for (const [signature, receipt] of sql('SELECT signature, receipt FROM redemptions')) {
-    const message = Buffer.from(receipt, 'ascii');
-    const header = Buffer.alloc(4);
-    header.writeUInt16LE(message.length, 2);
-    const envelope = Buffer.concat([Buffer.from([0xff]), Buffer.from('solana offchain', 'ascii'), header, message]);
-    if (!verify(null, envelope, treasuryKey, base58Decode(signature))) unverified += 1;
+    if (!verify(null, offchainEnvelope(receipt), treasuryKey, base58Decode(signature))) unverified += 1;
   }
   check('every txSignature verifies', unverified === 0, `${redemptions.length} receipts`);
 
@@ -562,20 +524,9 @@ async function checkInvariants(investors, subscribers) {
   return results;
 }
 
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-function base58Decode(text) {
-  let n = 0n;
-  for (const c of text) n = n * 58n + BigInt(BASE58.indexOf(c));
-  const bytes = [];
-  while (n > 0n) { bytes.unshift(Number(n % 256n)); n /= 256n; }
-  for (const c of text) { if (c !== '1') break; bytes.unshift(0); }
-  return Buffer.from(bytes);
-}
-
 // ---------------------------------------------------------------------------------------------
 async function main() {
-  const relay = new Relay(ports.relay, ports.pg);
-  await relay.ready;
+  const relay = await databaseRelay({ target: `postgresql://127.0.0.1:${ports.pg}/`, port: ports.relay });
   await stack('down');
   await stack('up');
   serviceEnv = envOfStack();

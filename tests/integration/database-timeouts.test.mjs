@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastcgiGraphql } from '../support/fastcgi.mjs';
-import { databaseRelay, startPool } from '../support/pool.mjs';
+import { databaseRelay } from '../support/database_relay.mjs';
+import { startPool } from '../support/pool.mjs';
 
 const query = '{ networkGraph(limit: 1) { nodes { id } } }';
 
@@ -26,7 +27,7 @@ test('a request to a partitioned database fails within the answer deadline inste
   assert.equal(before.status, 200);
   assert.equal(before.body.errors, undefined, 'the worker has its connection');
 
-  relay.stall();
+  relay.partition();
   const started = Date.now();
   const hung = new Promise((resolve) => { setTimeout(() => resolve('hung'), 60000).unref(); });
   const answer = await Promise.race([fastcgiGraphql(socket, query), hung]);

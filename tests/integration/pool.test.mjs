@@ -9,7 +9,8 @@ import {
   baseUrl, childrenOf, graphql, isAlive, readPid, repo, runDir, waitFor, wsUrl,
 } from '../support/stack.mjs';
 import { fastcgiGraphql, fastcgiRequest } from '../support/fastcgi.mjs';
-import { databaseRelay, startPool } from '../support/pool.mjs';
+import { databaseRelay } from '../support/database_relay.mjs';
+import { startPool } from '../support/pool.mjs';
 
 test('GET /health answers 200 with the state of PostgreSQL and Redis', async () => {
   const response = await fetch(`${baseUrl}/health`);

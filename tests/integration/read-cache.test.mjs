@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { netgraphctl, runDir, waitFor } from '../support/stack.mjs';
 import { fastcgiRequest } from '../support/fastcgi.mjs';
-import { databaseRelay, startPool } from '../support/pool.mjs';
+import { databaseRelay } from '../support/database_relay.mjs';
+import { startPool } from '../support/pool.mjs';
 import { runDaemon, EX_CONFIG } from '../support/daemon.mjs';
 import {
   CLAIM, REDEEM, confidentialKeypair, issueVouchers, newUser, randomWallet,
