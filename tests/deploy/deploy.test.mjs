@@ -33,6 +33,7 @@ const { graphql } = await import('../support/stack.mjs');
 const { claimsFor, signJwt, tokenFor } = await import('../support/jwt.mjs');
 const { CLAIM, PORTFOLIO, randomWallet } = await import('../support/api.mjs');
 const { graphqlWsClient, networkUpdatedQuery, subscribe } = await import('../e2e/ws-support.mjs');
+const { loadLoop: loadLoopThrough } = await import('../support/load-loop.mjs');
 
 const container = new Container(`netgraph-deploy-${process.pid}`);
 const envFile = '/etc/netgraph/netgraph.env';
@@ -90,25 +91,9 @@ const mainPid = (unit) => Number(container.must('systemctl', 'show', '-p', 'Main
 const childrenOf = (pid) => container.run('pgrep', '-P', String(pid)).stdout.trim().split('\n').filter(Boolean);
 const workerCount = () => childrenOf(mainPid('netgraph-fcgi')).length - 1;  // but the relay
 
-// Requests through nginx in a loop until stop(), about 12 a second: the site's rate limit (20/s per
-// address, nginx/netgraph.conf) would otherwise answer 429. Resolves with {ok, failed}.
-function loadLoop() {
-  let running = true;
-  const tally = { ok: 0, failed: [] };
-  const loop = (async () => {
-    while (running) {
-      try {
-        const { status, body } = await graphql('{ __typename }');
-        if (status === 200 && body.data?.__typename === 'Query') tally.ok++;
-        else tally.failed.push(`${status} ${JSON.stringify(body)}`);
-      } catch (error) {
-        tally.failed.push(String(error));
-      }
-      await pause(80);
-    }
-  })();
-  return { stop: async () => { running = false; await loop; return tally; } };
-}
+// The load loop through nginx, about 12 requests a second: the site's rate limit (20/s per address,
+// nginx/netgraph.conf) would otherwise answer 429.
+const loadLoop = () => loadLoopThrough({ parallel: 1, pauseMs: 80 });
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
