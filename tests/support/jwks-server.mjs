@@ -5,7 +5,7 @@
 // test can see how often the daemons fetch.
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +72,10 @@ export async function startJwksServer({ port = 0, certificates = makeCertificate
       if (options.maxAge !== undefined) maxAge = options.maxAge;
     },
     misbehave(how) { mode = how; },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
+    // Stops the server and removes its certificates.
+    close: async () => {
+      await new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); });
+      rmSync(certificates.dir, { recursive: true, force: true });
+    },
   };
 }
