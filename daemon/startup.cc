@@ -24,6 +24,12 @@ Result<LoadedService> LoadService(config::Environment& env,
     return env.status();
   }
   log::SetLevel(*log::ParseLevel(level));
+  // A JWKS URL is fetched once here, so the pool's workers, forked from this process, start with
+  // its keys. A provider that does not answer is no configuration mistake: the service starts,
+  // refuses tokens until a fetch succeeds, and retries (core/auth/jwks_key_set.h logs why).
+  if (const std::shared_ptr<auth::JwksKeySet>& keys = (*service)->token_key_set()) {
+    keys->RefreshIfDue();
+  }
   return LoadedService{std::move(config.value()), std::move(service.value())};
 }
 

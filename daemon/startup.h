@@ -26,8 +26,10 @@ struct LoadedService {
 // Reads the service configuration and NETGRAPH_LOG_LEVEL from `env` (after the daemon has read its
 // own variables from it, and recorded its own mistakes there with AddProblem, so one error lists
 // every bad variable), lets `adjust` change it, and creates the service, which reads the key files.
-// Applies the log level only on success. Logs `env`'s warnings (deprecated names). An error means:
-// log it and exit with kExitConfig (at start), or keep the running configuration (on a reload).
+// Applies the log level only on success, then fetches the JWKS URL if one is configured (a fetch
+// that fails is logged, not an error: see core/auth/jwks_key_set.h). Logs `env`'s warnings
+// (deprecated names). An error means: log it and exit with kExitConfig (at start), or keep the
+// running configuration (on a reload).
 Result<LoadedService> LoadService(config::Environment& env,
                                   const std::function<void(api::ServiceConfig&)>& adjust = nullptr);
 

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -62,6 +63,9 @@ netgraph::Result<netgraph::daemon::LoadedService> ReadConfiguration(
     // shared and bounded by the hub (ws/hub.h), and go when they end. A cache would keep
     // parsed documents outside those bounds after their subscriptions closed.
     config.engine.document_cache_capacity = 0;
+    // Tokens are verified on the event loop, which must not wait on the network: JwksRefresher
+    // fetches instead.
+    config.auth.jwks_fetch_on_verify = false;
   });
 }
 
@@ -105,6 +109,48 @@ class ReloadSignal {
 
   netgraph::api::Service& service_;
   uv_signal_t hangup_{};
+};
+
+// Keeps the JWKS URL's keys fresh (core/auth/jwks_key_set.h) off the event loop: once a second it
+// asks the service's current key set (a reload may have replaced it) whether a fetch is due (its
+// schedule, or a token with an unknown kid, rate limited) and runs the fetch on libuv's thread
+// pool. The loop goes on verifying tokens with the current set meanwhile. A token with a kid the
+// provider has just published is thus refused until the fetch a second or so later.
+class JwksRefresher {
+ public:
+  JwksRefresher(uv_loop_t* loop, netgraph::api::Service& service) : service_(service) {
+    uv_timer_init(loop, &timer_);
+    timer_.data = this;
+    work_.data = this;
+    uv_timer_start(&timer_, &JwksRefresher::OnTick, kTickMs, kTickMs);
+  }
+
+  // An in-flight fetch still completes (within NETGRAPH_JWT_JWKS_TIMEOUT_MS) before the loop ends.
+  void Close() {
+    if (!uv_is_closing(reinterpret_cast<uv_handle_t*>(&timer_))) {
+      uv_close(reinterpret_cast<uv_handle_t*>(&timer_), nullptr);
+    }
+  }
+
+ private:
+  static constexpr std::uint64_t kTickMs = 1000;
+
+  static void OnTick(uv_timer_t* handle) {
+    auto* self = static_cast<JwksRefresher*>(handle->data);
+    if (self->fetching_) return;
+    std::shared_ptr<netgraph::auth::JwksKeySet> keys = self->service_.token_key_set();
+    if (!keys || !keys->FetchDue()) return;
+    self->fetching_ = std::move(keys);
+    uv_queue_work(
+        handle->loop, &self->work_,
+        [](uv_work_t* work) { static_cast<JwksRefresher*>(work->data)->fetching_->RefreshIfDue(); },
+        [](uv_work_t* work, int) { static_cast<JwksRefresher*>(work->data)->fetching_.reset(); });
+  }
+
+  netgraph::api::Service& service_;
+  uv_timer_t timer_{};
+  uv_work_t work_{};
+  std::shared_ptr<netgraph::auth::JwksKeySet> fetching_;  // the set a pool thread refreshes
 };
 
 // libwebsockets sizes its descriptor table from the soft limit, and each subscriber holds one
@@ -184,8 +230,10 @@ int Serve(uv_loop_t* loop, netgraph::api::Service& service, netgraph::ws::Databa
   // At start the graph channel; later any other channel a subscription's source stream names.
   redis->Listen(std::string(domain::kGraphChannel));
   ReloadSignal reload(loop, service);
+  JwksRefresher refresher(loop, service);
   StopSignals signals(loop, [&] {
     reload.Close();
+    refresher.Close();
     daemon::NotifySystemd("STOPPING=1");
     server.Stop([&] { redis->Stop(); });
   });

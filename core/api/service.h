@@ -125,6 +125,12 @@ class Service {
   // loads a whole Service from the new configuration to validate it); `fresh` verifies none after.
   void AdoptTokenVerifier(Service& fresh) { verifier_ = std::move(fresh.verifier_); }
 
+  // The JWKS URL's key set (NETGRAPH_JWT_JWKS_URL), for the daemon to fetch and refresh; null when
+  // the keys come from a file.
+  const std::shared_ptr<auth::JwksKeySet>& token_key_set() const {
+    return verifier_.jwks_key_set();
+  }
+
  private:
   Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> engine,
           auth::TokenVerifier verifier, std::unique_ptr<domain::ConfidentialLedger> ledger);

@@ -3,6 +3,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/auth/internal/jwks_fetch.h"
+
 namespace netgraph::auth {
 
 std::string_view AlgorithmName(JwtAlgorithm algorithm) {
@@ -40,9 +42,30 @@ Result<AuthConfig> LoadAuthConfig(config::Environment& env) {
 
   config.public_key_file = env.String("NETGRAPH_JWT_PUBLIC_KEY_FILE");
   config.jwks_file = env.String("NETGRAPH_JWT_JWKS_FILE");
-  if (config.public_key_file.empty() == config.jwks_file.empty()) {
+  JwksEndpoint& endpoint = config.jwks_endpoint;
+  endpoint.url = env.String("NETGRAPH_JWT_JWKS_URL");
+  endpoint.ca_file = env.String("NETGRAPH_JWT_JWKS_CA_FILE");
+  endpoint.timeout = std::chrono::milliseconds(
+      env.Int("NETGRAPH_JWT_JWKS_TIMEOUT_MS", endpoint.timeout.count(), 100, 60000));
+  config.jwks_min_refresh = std::chrono::seconds(
+      env.Int("NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS", config.jwks_min_refresh.count(), 1, 86400));
+  config.jwks_max_refresh = std::chrono::seconds(
+      env.Int("NETGRAPH_JWT_JWKS_MAX_REFRESH_SECONDS", config.jwks_max_refresh.count(), 1, 86400));
+  const int key_sources =
+      !config.public_key_file.empty() + !config.jwks_file.empty() + !endpoint.url.empty();
+  if (key_sources != 1) {
     problems.push_back(
-        "set exactly one of NETGRAPH_JWT_PUBLIC_KEY_FILE and NETGRAPH_JWT_JWKS_FILE");
+        "set exactly one of NETGRAPH_JWT_PUBLIC_KEY_FILE, NETGRAPH_JWT_JWKS_FILE and "
+        "NETGRAPH_JWT_JWKS_URL");
+  }
+  if (!endpoint.url.empty()) {
+    if (Status url = CheckJwksUrl(endpoint.url); !url.ok()) problems.push_back(url.message());
+  }
+  if (config.jwks_min_refresh > config.jwks_max_refresh) {
+    problems.push_back("NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS (" +
+                       std::to_string(config.jwks_min_refresh.count()) +
+                       ") is above NETGRAPH_JWT_JWKS_MAX_REFRESH_SECONDS (" +
+                       std::to_string(config.jwks_max_refresh.count()) + ")");
   }
 
   config.issuer = Optional(env, "NETGRAPH_JWT_ISSUER");

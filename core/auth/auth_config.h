@@ -7,7 +7,17 @@
 //                                 P-256 key for ES256, an RSA key of at least 2048 bits for RS256.
 //   NETGRAPH_JWT_JWKS_FILE        JWKS JSON file ({"keys":[...]}) instead of the PEM file; a
 //                                 token's `kid` header picks the key. Keys whose kty/crv/alg/use
-//                                 do not fit the algorithm are ignored. Set exactly one of the two.
+//                                 do not fit the algorithm are ignored.
+//   NETGRAPH_JWT_JWKS_URL         The identity provider's JWKS URL instead (https only), fetched
+//                                 and refreshed by each process (core/auth/jwks_key_set.h). Set
+//                                 exactly one of the three.
+//   NETGRAPH_JWT_JWKS_CA_FILE     PEM CA bundle the URL's certificate must chain to; default the
+//                                 system's CAs.
+//   NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS, NETGRAPH_JWT_JWKS_MAX_REFRESH_SECONDS
+//                                 Bounds on the provider's Cache-Control max-age (1..86400, default
+//                                 60 and 3600, min <= max); the min is also the wait after a failed
+//                                 fetch and between fetches for unknown kids.
+//   NETGRAPH_JWT_JWKS_TIMEOUT_MS  Bound on one fetch: 100..60000, default 5000.
 //   NETGRAPH_JWT_ISSUER           A token's `iss` must equal it exactly.
 //   NETGRAPH_JWT_AUDIENCE         A token's `aud` (a string or an array of strings) must equal or
 //                                 contain it.
@@ -25,6 +35,7 @@
 #ifndef NETGRAPH_CORE_AUTH_AUTH_CONFIG_H_
 #define NETGRAPH_CORE_AUTH_AUTH_CONFIG_H_
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -47,13 +58,27 @@ struct AdminRoleClaim {
   std::string value;
 };
 
+// Where a JWKS is fetched from (NETGRAPH_JWT_JWKS_URL and its settings).
+struct JwksEndpoint {
+  std::string url;
+  std::string ca_file;  // empty: the system's CAs
+  std::chrono::milliseconds timeout{5000};
+};
+
 struct AuthConfig {
   static constexpr std::int64_t kMaxLeewaySeconds = 600;
 
   JwtAlgorithm algorithm = JwtAlgorithm::kES256;
-  // Exactly one of the two is non-empty.
+  // Exactly one of the three is non-empty.
   std::string public_key_file;
   std::string jwks_file;
+  JwksEndpoint jwks_endpoint;
+  std::chrono::seconds jwks_min_refresh{60};
+  std::chrono::seconds jwks_max_refresh{3600};
+  // Whether Verify may fetch the JWKS URL itself when a fetch is due (the pool's workers, which
+  // serve one request at a time). netgraph-ws turns it off: its event loop must never wait on the
+  // network, so it refreshes from a timer on another thread (ws/main.cc).
+  bool jwks_fetch_on_verify = true;
   std::optional<std::string> issuer;
   std::optional<std::string> audience;
   bool allow_any_issuer_audience = false;
@@ -64,8 +89,8 @@ struct AuthConfig {
 
 // Reads the variables above. A malformed integer is recorded in `env` like every other concern's
 // (the caller checks env.status()); the mistakes only this concern can judge (unknown algorithm,
-// neither or both key files, a malformed role claim) are returned, all of them in one Status.
-// Key files are read later, by TokenVerifier::Create.
+// not exactly one key source, a malformed role claim, a JWKS URL that is not https) are returned,
+// all of them in one Status. Key files are read later, by TokenVerifier::Create.
 Result<AuthConfig> LoadAuthConfig(config::Environment& env);
 
 }  // namespace netgraph::auth

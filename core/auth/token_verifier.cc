@@ -90,9 +90,29 @@ Status CheckHeader(const json& header, JwtAlgorithm algorithm) {
   return Status::Ok();
 }
 
+Status CheckIssuerAndAudience(const AuthConfig& config) {
+  if ((!config.issuer || !config.audience) && !config.allow_any_issuer_audience) {
+    return Status::InvalidArgument(
+        "set NETGRAPH_JWT_ISSUER and NETGRAPH_JWT_AUDIENCE to the identity provider's issuer and "
+        "this service's audience (RFC 8725, sections 3.8 and 3.9), or "
+        "NETGRAPH_JWT_ALLOW_ANY_ISSUER_AUDIENCE=on to accept tokens for any issuer and audience");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<TokenVerifier> TokenVerifier::Create(const AuthConfig& config) {
+  if (!config.jwks_endpoint.url.empty()) {
+    NETGRAPH_RETURN_IF_ERROR(CheckIssuerAndAudience(config));
+    if (const std::string& ca = config.jwks_endpoint.ca_file; !ca.empty()) {
+      if (Result<std::string> content = ReadKeyFile(ca); !content.ok()) {
+        return Status::InvalidArgument("NETGRAPH_JWT_JWKS_CA_FILE " + ca + ": " +
+                                       content.status().message());
+      }
+    }
+    return TokenVerifier(config, {}, /*keys_from_jwks=*/true, std::make_shared<JwksKeySet>(config));
+  }
   const bool from_jwks = !config.jwks_file.empty();
   const std::string& path = from_jwks ? config.jwks_file : config.public_key_file;
   const char* variable = from_jwks ? "NETGRAPH_JWT_JWKS_FILE" : "NETGRAPH_JWT_PUBLIC_KEY_FILE";
@@ -101,12 +121,7 @@ Result<TokenVerifier> TokenVerifier::Create(const AuthConfig& config) {
   };
 
   if (path.empty()) return Status::InvalidArgument(std::string(variable) + " is not set");
-  if ((!config.issuer || !config.audience) && !config.allow_any_issuer_audience) {
-    return Status::InvalidArgument(
-        "set NETGRAPH_JWT_ISSUER and NETGRAPH_JWT_AUDIENCE to the identity provider's issuer and "
-        "this service's audience (RFC 8725, sections 3.8 and 3.9), or "
-        "NETGRAPH_JWT_ALLOW_ANY_ISSUER_AUDIENCE=on to accept tokens for any issuer and audience");
-  }
+  NETGRAPH_RETURN_IF_ERROR(CheckIssuerAndAudience(config));
   Result<std::string> content = ReadKeyFile(path);
   if (!content.ok()) return failure(content.status());
 
@@ -121,34 +136,41 @@ Result<TokenVerifier> TokenVerifier::Create(const AuthConfig& config) {
     if (!key.ok()) return failure(key.status());
     keys.push_back(std::move(key).value());
   }
-  return TokenVerifier(config, std::move(keys), from_jwks);
+  return TokenVerifier(config, std::move(keys), from_jwks, nullptr);
 }
 
 TokenVerifier::TokenVerifier(AuthConfig config, std::vector<VerificationKey> keys,
-                             bool keys_from_jwks)
+                             bool keys_from_jwks, std::shared_ptr<JwksKeySet> remote)
     : config_(std::move(config)),
-      keys_(std::move(keys)),
+      keys_(std::make_shared<const std::vector<VerificationKey>>(std::move(keys))),
       keys_from_jwks_(keys_from_jwks),
+      remote_(std::move(remote)),
       verified_(std::make_unique<VerifiedTokenCache>(kVerifiedTokenCacheCapacity)) {}
 
 TokenVerifier::TokenVerifier(TokenVerifier&&) noexcept = default;
 TokenVerifier& TokenVerifier::operator=(TokenVerifier&&) noexcept = default;
 TokenVerifier::~TokenVerifier() = default;
 
+JwksKeySet::Snapshot TokenVerifier::Keys() const {
+  if (!remote_) return {keys_, 0};
+  if (config_.jwks_fetch_on_verify && remote_->FetchDue()) remote_->RefreshIfDue();
+  return remote_->Current();
+}
+
 Result<const VerificationKey*> TokenVerifier::SelectKey(
-    const std::optional<std::string>& kid) const {
+    const std::vector<VerificationKey>& keys, const std::optional<std::string>& kid) const {
   // A PEM file is one key, whatever kid the issuer stamps on its tokens.
-  if (!keys_from_jwks_) return &keys_.front();
+  if (!keys_from_jwks_) return &keys.front();
   if (kid) {
-    auto match = std::find_if(keys_.begin(), keys_.end(),
+    auto match = std::find_if(keys.begin(), keys.end(),
                               [&](const VerificationKey& key) { return key.kid == kid; });
-    if (match == keys_.end())
+    if (match == keys.end())
       return Status::Unauthenticated("unknown kid '" + Printable(*kid) + "'");
     return &*match;
   }
-  if (keys_.size() == 1) return &keys_.front();
+  if (keys.size() == 1) return &keys.front();
   return Status::Unauthenticated("token has no kid and the JWKS holds " +
-                                 std::to_string(keys_.size()) + " keys");
+                                 std::to_string(keys.size()) + " keys");
 }
 
 Result<Identity> TokenVerifier::Verify(std::string_view token,
@@ -158,7 +180,11 @@ Result<Identity> TokenVerifier::Verify(std::string_view token,
                                    " bytes, over the " + std::to_string(config_.max_token_bytes) +
                                    "-byte limit");
   }
-  if (std::optional<json> claims = verified_->Find(token)) {
+  JwksKeySet::Snapshot keys = Keys();
+  if (!keys.keys) {
+    return Status::Unauthenticated("no key set fetched yet from " + remote_->url());
+  }
+  if (std::optional<json> claims = verified_->Find(token, keys.generation)) {
     return IdentityFromClaims(*claims, config_, now);
   }
   NETGRAPH_ASSIGN_OR_RETURN(CompactJws parts, SplitCompact(token));
@@ -168,7 +194,17 @@ Result<Identity> TokenVerifier::Verify(std::string_view token,
 
   std::optional<std::string> kid;
   if (auto it = header.find("kid"); it != header.end()) kid = it->get<std::string>();
-  NETGRAPH_ASSIGN_OR_RETURN(const VerificationKey* key, SelectKey(kid));
+  Result<const VerificationKey*> selected = SelectKey(*keys.keys, kid);
+  if (!selected.ok() && kid && remote_) {
+    // The provider may have published a new key since the last fetch.
+    remote_->NoteUnknownKid();
+    if (config_.jwks_fetch_on_verify && remote_->RefreshIfDue()) {
+      keys = remote_->Current();
+      selected = SelectKey(*keys.keys, kid);
+    }
+  }
+  NETGRAPH_RETURN_IF_ERROR(selected.status());
+  const VerificationKey* key = *selected;
 
   NETGRAPH_ASSIGN_OR_RETURN(json claims, DecodeJsonObject(parts.payload, "payload"));
 
@@ -197,7 +233,7 @@ Result<Identity> TokenVerifier::Verify(std::string_view token,
                                    " not allowed (seen by libjwt)");
   }
   // The claims come from our strict decoding of the payload, the very text the signature covers.
-  verified_->Insert(token, claims);
+  verified_->Insert(token, claims, keys.generation);
   return IdentityFromClaims(claims, config_, now);
 }
 

@@ -9,13 +9,16 @@
 //   2. decodes the header and refuses an `alg` other than the pinned one, a `typ` other than JWT,
 //      and any `crit`;
 //   3. picks the key: a PEM file's single key; from a JWKS the key whose kid equals the header's
-//      (an unknown kid is refused; without a kid, only a JWKS with one suitable key will do);
+//      (an unknown kid is refused; without a kid, only a JWKS with one suitable key will do). With
+//      a JWKS URL the set is JwksKeySet's (core/auth/jwks_key_set.h): an unknown kid asks it for
+//      an early fetch, and when AuthConfig::jwks_fetch_on_verify allows, Verify fetches itself
+//      (whenever a fetch is due, and once more for an unknown kid) before deciding;
 //   4. calls jwt_decode with that key (never NULL) and checks jwt_get_alg is still the pinned
 //      algorithm, so an HS256 token signed with the public key's PEM text cannot pass;
 //   5. checks the claims: exp required and now < exp + leeway; nbf, when present,
 //      now >= nbf - leeway; iat, when present, iat <= now + leeway; iss and aud (aud a string or
 //      an array), both configured unless the deployment allows any; sub a non-empty string.
-// Steps 2-4 are skipped for a token that passed them recently (see
+// Steps 2-4 are skipped for a token that passed them recently with the same key set (see
 // internal/verified_token_cache.h): the claims of step 5 are checked on every call. Error messages
 // name the reason for the logs ("token expired", "unknown kid 'k2'", "algorithm HS256 not
 // allowed"); clients should only ever see "Authentication required".
@@ -34,6 +37,7 @@
 #include "core/auth/auth_config.h"
 #include "core/auth/identity.h"
 #include "core/auth/internal/keys.h"
+#include "core/auth/jwks_key_set.h"
 #include "core/status.h"
 
 namespace netgraph::auth {
@@ -44,6 +48,7 @@ class TokenVerifier {
  public:
   // Reads and converts the configured key file once. Errors name the file and the reason (cannot
   // be read, not a PEM public key, not JSON, no key for the algorithm, wrong key type or size...).
+  // With a JWKS URL, fetches nothing (see jwks_key_set()) and checks the CA file can be read.
   // Errors too when the issuer or the audience is not configured, unless the configuration
   // explicitly allows any (AuthConfig::allow_any_issuer_audience).
   static Result<TokenVerifier> Create(const AuthConfig& config);
@@ -52,17 +57,28 @@ class TokenVerifier {
   TokenVerifier& operator=(TokenVerifier&&) noexcept;
   ~TokenVerifier();
 
-  // `token` is the bare token (see BearerToken for the Authorization header). Does no file I/O.
+  // `token` is the bare token (see BearerToken for the Authorization header). Does no file I/O;
+  // with a JWKS URL and jwks_fetch_on_verify, may wait for a fetch (at most the configured
+  // timeout).
   Result<Identity> Verify(std::string_view token, std::chrono::system_clock::time_point now) const;
 
- private:
-  TokenVerifier(AuthConfig config, std::vector<VerificationKey> keys, bool keys_from_jwks);
+  // The JWKS URL's key set, for the owner to refresh (and to fetch first when it loads the
+  // configuration); null with key files.
+  const std::shared_ptr<JwksKeySet>& jwks_key_set() const { return remote_; }
 
-  Result<const VerificationKey*> SelectKey(const std::optional<std::string>& kid) const;
+ private:
+  TokenVerifier(AuthConfig config, std::vector<VerificationKey> keys, bool keys_from_jwks,
+                std::shared_ptr<JwksKeySet> remote);
+
+  // The keys in use now (a file's, or the URL's current set).
+  JwksKeySet::Snapshot Keys() const;
+  Result<const VerificationKey*> SelectKey(const std::vector<VerificationKey>& keys,
+                                           const std::optional<std::string>& kid) const;
 
   AuthConfig config_;
-  std::vector<VerificationKey> keys_;
+  std::shared_ptr<const std::vector<VerificationKey>> keys_;  // from a file
   bool keys_from_jwks_;
+  std::shared_ptr<JwksKeySet> remote_;
   std::unique_ptr<VerifiedTokenCache> verified_;
 };
 

@@ -5,7 +5,7 @@
 // tests/deploy/run.sh runs it; scripts/test runs that as its "deploy" step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,9 +15,9 @@ const deb = process.env.NETGRAPH_DEB;
 const siteUrl = 'http://127.0.0.1:8080';
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'netgraph-deploy-'));
 
-// The identity provider's two keys: the first is configured at install, the second rotated in.
+// The identity provider's key, configured at install as a PEM file, later published at its JWKS URL
+// (tests/support/jwks-server.mjs, on the host: the container shares its network) and rotated there.
 const providerKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const rotatedKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const issuer = 'https://idp.deploy.test/';
 const audience = 'netgraph-deploy';
 
@@ -30,9 +30,12 @@ Object.assign(process.env, {
   NETGRAPH_DEV_SIGNING_KEY: devKeyFile, NETGRAPH_JWT_ISSUER: issuer, NETGRAPH_JWT_AUDIENCE: audience,
 });
 const { graphql } = await import('../support/stack.mjs');
-const { claimsFor, signJwt, tokenFor } = await import('../support/jwt.mjs');
+const { claimsFor, tokenFor } = await import('../support/jwt.mjs');
+const { signingKey, startJwksServer } = await import('../support/jwks-server.mjs');
+const { fastcgiGraphql } = await import('../support/fastcgi.mjs');
 const { CLAIM, PORTFOLIO, randomWallet } = await import('../support/api.mjs');
 const { graphqlWsClient, networkUpdatedQuery, subscribe } = await import('../e2e/ws-support.mjs');
+const { loadLoop: loadLoopThrough } = await import('../support/load-loop.mjs');
 
 const container = new Container(`netgraph-deploy-${process.pid}`);
 const envFile = '/etc/netgraph/netgraph.env';
@@ -46,9 +49,11 @@ function configure(settings) {
 }
 
 let settings;
+let jwks;
 
 before(async () => {
   assert.ok(deb, 'NETGRAPH_DEB names the package to install (tests/deploy/run.sh)');
+  jwks = await startJwksServer();
   await container.boot(rootfs());
   copyFileSync(deb, container.file('/root/netgraph.deb'));
   container.must('apt-get', 'update', '-qq');
@@ -84,31 +89,18 @@ before(async () => {
     '/health through nginx');
 }, { timeout: 600000 });
 
-after(async () => { await container.destroy(); });
+after(async () => {
+  await container.destroy();
+  await jwks?.close();
+});
 
 const mainPid = (unit) => Number(container.must('systemctl', 'show', '-p', 'MainPID', '--value', unit).trim());
 const childrenOf = (pid) => container.run('pgrep', '-P', String(pid)).stdout.trim().split('\n').filter(Boolean);
 const workerCount = () => childrenOf(mainPid('netgraph-fcgi')).length - 1;  // but the relay
 
-// Requests through nginx in a loop until stop(), about 12 a second: the site's rate limit (20/s per
-// address, nginx/netgraph.conf) would otherwise answer 429. Resolves with {ok, failed}.
-function loadLoop() {
-  let running = true;
-  const tally = { ok: 0, failed: [] };
-  const loop = (async () => {
-    while (running) {
-      try {
-        const { status, body } = await graphql('{ __typename }');
-        if (status === 200 && body.data?.__typename === 'Query') tally.ok++;
-        else tally.failed.push(`${status} ${JSON.stringify(body)}`);
-      } catch (error) {
-        tally.failed.push(String(error));
-      }
-      await pause(80);
-    }
-  })();
-  return { stop: async () => { running = false; await loop; return tally; } };
-}
+// The load loop through nginx, about 12 requests a second: the site's rate limit (20/s per address,
+// nginx/netgraph.conf) would otherwise answer 429.
+const loadLoop = () => loadLoopThrough({ parallel: 1, pauseMs: 80 });
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -166,23 +158,33 @@ test('systemctl reload with NETGRAPH_WORKERS 2 then 4 under a load loop: 4 worke
   assert.equal(mainPid('netgraph-fcgi'), master, 'reloaded, not restarted');
 });
 
-test('a key rotation (a JWKS file) and a reload: new tokens valid, the retired key refused', async () => {
-  const kid = 'rotated';
-  container.write('/etc/netgraph/jwks.json', JSON.stringify({
-    keys: [{ ...rotatedKey.publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' }],
-  }));
-  const sub = `did:deploy:rotation-${Date.now()}`;
-  const fresh = signJwt({ alg: 'ES256', typ: 'JWT', kid }, claimsFor(sub), rotatedKey.privateKey);
-  const accepted = async (token) => (await graphql(PORTFOLIO, { token })).body.data.getUserPortfolio.success;
-  assert.equal(await accepted(tokenFor(sub)), true);
-  assert.equal(await accepted(fresh), false);
+test('a key rotation at the identity provider\'s JWKS URL: new tokens valid without a restart, the retired key refused', async () => {
+  // docs/operations.md, "Keys": the provider's JWKS URL, and the CA its certificate chains to (a
+  // private one here; a public provider needs no CA file).
+  jwks.publish([{ jwk: { ...providerKey.publicKey.export({ format: 'jwk' }), kid: 'provider', alg: 'ES256', use: 'sig' } }]);
+  container.write('/etc/netgraph/idp-ca.pem', readFileSync(jwks.caFile));
   delete settings.NETGRAPH_JWT_PUBLIC_KEY_FILE;
-  settings.NETGRAPH_JWT_JWKS_FILE = '/etc/netgraph/jwks.json';
+  // A minimum refresh interval of 5 s rather than 60: a token with the new kid, sent seconds after the
+  // reload's fetch, is otherwise refused for up to a minute (the unknown-kid rate limit).
+  Object.assign(settings, {
+    NETGRAPH_JWT_JWKS_URL: jwks.url, NETGRAPH_JWT_JWKS_CA_FILE: '/etc/netgraph/idp-ca.pem',
+    NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS: 5,
+  });
   configure(settings);
   container.must('runuser', '-u', 'netgraph', '--', 'netgraph-fcgi', '--check-config');
+  container.must('runuser', '-u', 'netgraph', '--', 'netgraph-ws', '--check-config');
   container.must('systemctl', 'reload', 'netgraph-fcgi', 'netgraph-ws');
-  await container.waitFor(async () => await accepted(fresh), 'the rotated key to be accepted');
+  const sub = `did:deploy:rotation-${Date.now()}`;
+  const accepted = async (token) => (await graphql(PORTFOLIO, { token })).body.data.getUserPortfolio.success;
+  await container.waitFor(async () => await accepted(tokenFor(sub)), 'the URL\'s key to be accepted');
+
+  // The provider rotates: the new key replaces the old one at the URL; nothing is reloaded.
+  const rotated = signingKey('rotated');
+  jwks.publish([rotated]);
+  await container.waitFor(async () => await accepted(rotated.sign(claimsFor(sub))), 'the rotated key to be accepted');
   await container.waitFor(async () => !(await accepted(tokenFor(sub))), 'the retired key to be refused');
+  assert.match(container.must('journalctl', '-u', 'netgraph-fcgi', '--no-pager', '-o', 'cat'),
+    /JWKS https:\/\/127\.0\.0\.1:\d+\/jwks\.json: using 1 key \(rotated\)/);
 });
 
 test('a SIGKILLed worker is replaced', async () => {
@@ -208,10 +210,31 @@ test('systemctl restart netgraph-fcgi under load loses no request (the socket un
   assert.ok(tally.ok > 0);
 });
 
-test('journalctl -u netgraph-fcgi shows the pool\'s logs', () => {
+test('journalctl -u netgraph-fcgi shows the pool\'s logs, each with its priority', () => {
   const journal = container.must('journalctl', '-u', 'netgraph-fcgi', '--no-pager', '-o', 'cat');
   assert.match(journal, /worker started as pid \d+/);
   assert.match(journal, /reloading: 5 children from now on/);
+  // core/log.cc prefixes each line with its syslog priority, which the journal records as PRIORITY.
+  const entries = container.must('journalctl', '-u', 'netgraph-fcgi', '--no-pager', '-o', 'json')
+    .trim().split('\n').map((line) => JSON.parse(line));
+  const priorityOf = (pattern) => entries.find((e) => typeof e.MESSAGE === 'string' && pattern.test(e.MESSAGE))?.PRIORITY;
+  assert.equal(priorityOf(/worker started as pid/), '6', 'info');
+  assert.equal(priorityOf(/redemptions fail/), '4', 'warning');
+});
+
+test('template units run a second pool and a second netgraph-ws beside the first (docs/operations.md, "Scaling")', async () => {
+  container.must('cp', '-p', envFile, '/etc/netgraph/netgraph-2.env');
+  container.must('systemctl', 'start', 'netgraph-fcgi@2.socket', 'netgraph-ws@2.socket', 'netgraph-fcgi@2', 'netgraph-ws@2');
+  for (const unit of ['netgraph-fcgi', 'netgraph-ws', 'netgraph-fcgi@2', 'netgraph-ws@2']) {
+    assert.equal(container.run('systemctl', 'is-active', unit).stdout.trim(), 'active', unit);
+  }
+  // The second pool answers on its own socket (what its nginx upstream server names).
+  const answer = await fastcgiGraphql(container.file('/run/netgraph/fcgi-2.sock'), '{ __typename }');
+  assert.equal(answer.status, 200);
+  assert.equal(answer.body.data.__typename, 'Query');
+  assert.ok(existsSync(container.file('/run/netgraph/ws-2.sock')), 'the second netgraph-ws\'s socket');
+  container.must('systemctl', 'stop', 'netgraph-fcgi@2.socket', 'netgraph-ws@2.socket', 'netgraph-fcgi@2', 'netgraph-ws@2');
+  assert.equal((await graphql('{ __typename }')).status, 200, 'the first pool serves on');
 });
 
 test('systemctl stop leaves no netgraph process', async () => {

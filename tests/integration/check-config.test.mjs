@@ -76,6 +76,43 @@ test('a key file that does not load is a problem --check-config names', () => {
   assert.match(stderr, new RegExp(garbage.replaceAll('.', '\\.')));
 });
 
+test('--check-config names JWKS URL problems: not https, not a URL, a CA file that cannot be read', () => {
+  for (const binary of ['netgraph-fcgi', 'netgraph-ws']) {
+    const plain = checkConfig(binary, stackEnv({
+      NETGRAPH_JWT_PUBLIC_KEY_FILE: '', NETGRAPH_JWT_JWKS_URL: 'http://idp.example/.well-known/jwks.json',
+      NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS: '600', NETGRAPH_JWT_JWKS_MAX_REFRESH_SECONDS: '60',
+    }));
+    assert.equal(plain.code, EX_CONFIG, plain.stderr);
+    assert.match(plain.stderr, /NETGRAPH_JWT_JWKS_URL must be an https:\/\/ URL, not 'http:\/\/idp\.example/);
+    assert.match(plain.stderr, /NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS \(600\) is above NETGRAPH_JWT_JWKS_MAX_REFRESH_SECONDS \(60\)/);
+
+    const malformed = checkConfig(binary, stackEnv({ NETGRAPH_JWT_PUBLIC_KEY_FILE: '', NETGRAPH_JWT_JWKS_URL: 'idp example' }));
+    assert.equal(malformed.code, EX_CONFIG, malformed.stderr);
+    assert.match(malformed.stderr, /NETGRAPH_JWT_JWKS_URL is not a URL: 'idp example'/);
+
+    const both = checkConfig(binary, stackEnv({ NETGRAPH_JWT_JWKS_URL: 'https://idp.example/jwks.json' }));
+    assert.equal(both.code, EX_CONFIG, both.stderr);
+    assert.match(both.stderr, /set exactly one of NETGRAPH_JWT_PUBLIC_KEY_FILE, NETGRAPH_JWT_JWKS_FILE and NETGRAPH_JWT_JWKS_URL/);
+
+    const noCa = checkConfig(binary, stackEnv({
+      NETGRAPH_JWT_PUBLIC_KEY_FILE: '', NETGRAPH_JWT_JWKS_URL: 'https://127.0.0.1:9/jwks.json',
+      NETGRAPH_JWT_JWKS_CA_FILE: path.join(scratch, 'no-such-ca.pem'), NETGRAPH_JWT_JWKS_TIMEOUT_MS: '500',
+    }));
+    assert.equal(noCa.code, EX_CONFIG, noCa.stderr);
+    assert.match(noCa.stderr, /NETGRAPH_JWT_JWKS_CA_FILE .*no-such-ca\.pem: cannot open/);
+  }
+});
+
+test('a JWKS URL that does not answer is no configuration mistake: --check-config passes and says why tokens will be refused', () => {
+  const { code, stdout, stderr } = checkConfig('netgraph-fcgi', stackEnv({
+    NETGRAPH_JWT_PUBLIC_KEY_FILE: '', NETGRAPH_JWT_JWKS_URL: 'https://127.0.0.1:9/jwks.json',
+    NETGRAPH_JWT_JWKS_TIMEOUT_MS: '500',
+  }));
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /configuration is valid/);
+  assert.match(stderr, /JWKS https:\/\/127\.0\.0\.1:9\/jwks\.json: fetch failed .*no keys yet: every token is refused/);
+});
+
 // The stack's settings as a configuration file, with `extra` lines after them; the environment
 // then holds only PATH and NETGRAPH_CONFIG_FILE.
 function fileConfiguration(name, extra) {

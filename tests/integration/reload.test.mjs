@@ -11,6 +11,7 @@ import path from 'node:path';
 import { childrenOf, graphql, isAlive, readPid, runDir, waitFor } from '../support/stack.mjs';
 import { claimsFor, signJwt, tokenFor } from '../support/jwt.mjs';
 import { PORTFOLIO } from '../support/api.mjs';
+import { loadLoop } from '../support/load-loop.mjs';
 import {
   graphqlWsClient, networkUpdatedQuery, publishUntilReceived, RawSocket, subscribe,
 } from '../e2e/ws-support.mjs';
@@ -54,24 +55,6 @@ afterEach(async () => {
   await reload('fcgi', 'reload complete');
   await reload('ws', 'reloaded:');
 });
-
-// Requests in a loop, several at a time, until stop() is called; resolves with {ok, failed}.
-function loadLoop(parallel = 4) {
-  let running = true;
-  const tally = { ok: 0, failed: [] };
-  const loops = Array.from({ length: parallel }, async () => {
-    while (running) {
-      try {
-        const { status, body } = await graphql('{ __typename }');
-        if (status === 200 && body.data?.__typename === 'Query') tally.ok++;
-        else tally.failed.push(`${status} ${JSON.stringify(body)}`);
-      } catch (error) {
-        tally.failed.push(String(error));
-      }
-    }
-  });
-  return { stop: async () => { running = false; await Promise.all(loops); return tally; } };
-}
 
 test('a reload with NETGRAPH_WORKERS 2 then 4 gives 4 workers while a load loop sees no failed request', async () => {
   configure({ NETGRAPH_WORKERS: 2 });

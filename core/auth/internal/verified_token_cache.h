@@ -9,6 +9,7 @@
 #define NETGRAPH_CORE_AUTH_INTERNAL_VERIFIED_TOKEN_CACHE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -23,14 +24,21 @@ class VerifiedTokenCache {
  public:
   explicit VerifiedTokenCache(std::size_t capacity);
 
-  // The claims stored for exactly this token.
-  std::optional<nlohmann::json> Find(std::string_view token) const;
-  void Insert(std::string_view token, const nlohmann::json& claims);
+  // The claims stored for exactly this token, verified with the key set `key_generation` names
+  // (a token verified with a set since replaced must be verified again: its key may be retired).
+  std::optional<nlohmann::json> Find(std::string_view token,
+                                     std::uint64_t key_generation = 0) const;
+  void Insert(std::string_view token, const nlohmann::json& claims,
+              std::uint64_t key_generation = 0);
 
  private:
   const std::size_t capacity_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, nlohmann::json> claims_by_token_;
+  struct Entry {
+    nlohmann::json claims;
+    std::uint64_t key_generation;
+  };
+  std::unordered_map<std::string, Entry> claims_by_token_;
   // Insertion order; the pointers are to the map's keys, which stay put until erased.
   std::deque<const std::string*> oldest_first_;
 };

@@ -76,10 +76,74 @@ TEST(AuthConfigTest, NeedsExactlyOneKeySource) {
   config::Environment none = EnvironmentOf({});
   EXPECT_THAT(
       LoadAuthConfig(none).status().message(),
-      HasSubstr("set exactly one of NETGRAPH_JWT_PUBLIC_KEY_FILE and NETGRAPH_JWT_JWKS_FILE"));
+      HasSubstr("set exactly one of NETGRAPH_JWT_PUBLIC_KEY_FILE, NETGRAPH_JWT_JWKS_FILE and "
+                "NETGRAPH_JWT_JWKS_URL"));
   config::Environment both = EnvironmentOf(
       {{"NETGRAPH_JWT_PUBLIC_KEY_FILE", "/k.pem"}, {"NETGRAPH_JWT_JWKS_FILE", "/k.json"}});
   EXPECT_FALSE(LoadAuthConfig(both).ok());
+  config::Environment file_and_url = EnvironmentOf(
+      {{"NETGRAPH_JWT_JWKS_FILE", "/k.json"}, {"NETGRAPH_JWT_JWKS_URL", "https://idp.example/k"}});
+  EXPECT_FALSE(LoadAuthConfig(file_and_url).ok());
+}
+
+TEST(AuthConfigTest, JwksUrlDefaults) {
+  config::Environment env =
+      EnvironmentOf({{"NETGRAPH_JWT_JWKS_URL", "https://idp.example/.well-known/jwks.json"}});
+  Result<AuthConfig> config = LoadAuthConfig(env);
+  ASSERT_TRUE(config.ok()) << config.status().message();
+  EXPECT_TRUE(env.status().ok());
+  EXPECT_EQ(config->jwks_endpoint.url, "https://idp.example/.well-known/jwks.json");
+  EXPECT_EQ(config->jwks_endpoint.ca_file, "");
+  EXPECT_EQ(config->jwks_endpoint.timeout, std::chrono::milliseconds(5000));
+  EXPECT_EQ(config->jwks_min_refresh, std::chrono::seconds(60));
+  EXPECT_EQ(config->jwks_max_refresh, std::chrono::seconds(3600));
+  EXPECT_TRUE(config->jwks_fetch_on_verify);
+}
+
+TEST(AuthConfigTest, ReadsTheJwksUrlSettings) {
+  config::Environment env = EnvironmentOf({{"NETGRAPH_JWT_JWKS_URL", "https://127.0.0.1:8443/k"},
+                                           {"NETGRAPH_JWT_JWKS_CA_FILE", "/etc/ca.pem"},
+                                           {"NETGRAPH_JWT_JWKS_TIMEOUT_MS", "2000"},
+                                           {"NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS", "5"},
+                                           {"NETGRAPH_JWT_JWKS_MAX_REFRESH_SECONDS", "600"}});
+  Result<AuthConfig> config = LoadAuthConfig(env);
+  ASSERT_TRUE(config.ok()) << config.status().message();
+  EXPECT_TRUE(env.status().ok());
+  EXPECT_EQ(config->jwks_endpoint.ca_file, "/etc/ca.pem");
+  EXPECT_EQ(config->jwks_endpoint.timeout, std::chrono::milliseconds(2000));
+  EXPECT_EQ(config->jwks_min_refresh, std::chrono::seconds(5));
+  EXPECT_EQ(config->jwks_max_refresh, std::chrono::seconds(600));
+}
+
+TEST(AuthConfigTest, RefusesJwksUrlsThatAreNotHttps) {
+  const std::map<std::string, std::string> refused = {
+      {"http://idp.example/jwks.json",
+       "must be an https:// URL, not 'http://idp.example/jwks.json'"},
+      {"file:///etc/jwks.json", "must be an https:// URL"},
+      {"https://", "NETGRAPH_JWT_JWKS_URL is not a URL: 'https://'"},
+      {"idp example", "NETGRAPH_JWT_JWKS_URL is not a URL"},
+  };
+  for (const auto& [url, reason] : refused) {
+    config::Environment env = EnvironmentOf({{"NETGRAPH_JWT_JWKS_URL", url}});
+    Result<AuthConfig> config = LoadAuthConfig(env);
+    ASSERT_FALSE(config.ok()) << url;
+    EXPECT_THAT(config.status().message(), HasSubstr(reason)) << url;
+  }
+}
+
+TEST(AuthConfigTest, RefusesJwksRefreshBoundsOutOfOrderOrRange) {
+  config::Environment reversed = EnvironmentOf({{"NETGRAPH_JWT_JWKS_URL", "https://idp.example/k"},
+                                                {"NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS", "600"},
+                                                {"NETGRAPH_JWT_JWKS_MAX_REFRESH_SECONDS", "60"}});
+  EXPECT_THAT(LoadAuthConfig(reversed).status().message(),
+              HasSubstr("NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS (600) is above "
+                        "NETGRAPH_JWT_JWKS_MAX_REFRESH_SECONDS (60)"));
+  config::Environment range = EnvironmentOf({{"NETGRAPH_JWT_JWKS_URL", "https://idp.example/k"},
+                                             {"NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS", "0"},
+                                             {"NETGRAPH_JWT_JWKS_TIMEOUT_MS", "10"}});
+  ASSERT_TRUE(LoadAuthConfig(range).ok());
+  EXPECT_THAT(range.status().message(), AllOf(HasSubstr("NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS"),
+                                              HasSubstr("NETGRAPH_JWT_JWKS_TIMEOUT_MS")));
 }
 
 TEST(AuthConfigTest, RefusesMalformedAdminRoleClaims) {

@@ -27,6 +27,16 @@ TEST(VerifiedTokenCacheTest, DropsTheOldestEntryWhenFull) {
   EXPECT_EQ(cache.Find("t4"), (nlohmann::json{{"n", 4}}));
 }
 
+TEST(VerifiedTokenCacheTest, ATokenVerifiedWithAnotherKeySetIsAMiss) {
+  VerifiedTokenCache cache(4);
+  cache.Insert("a.b.c", {{"sub", "alice"}}, 1);
+  EXPECT_EQ(cache.Find("a.b.c", 1), (nlohmann::json{{"sub", "alice"}}));
+  EXPECT_EQ(cache.Find("a.b.c", 2), std::nullopt);
+  cache.Insert("a.b.c", {{"sub", "alice"}}, 2);
+  EXPECT_EQ(cache.Find("a.b.c", 2), (nlohmann::json{{"sub", "alice"}}));
+  EXPECT_EQ(cache.Find("a.b.c", 1), std::nullopt);
+}
+
 TEST(VerifiedTokenCacheTest, ZeroCapacityKeepsNothing) {
   VerifiedTokenCache cache(0);
   cache.Insert("t1", {{"n", 1}});
