@@ -39,6 +39,8 @@ enum class Counter : std::size_t {
   kJwtRefusedExpired,    // exp passed
   kJwtRefusedNotYetValid,
   kJwtRefusedClaims,  // iss, aud, sub or another required claim wrong or missing
+  kReadCacheHits,     // public reads answered from the read cache (core/api/read_cache.h)
+  kReadCacheMisses,   // public reads the read cache sent to PostgreSQL (while it is on)
   kCount,
 };
 constexpr std::size_t kCounterCount = static_cast<std::size_t>(Counter::kCount);

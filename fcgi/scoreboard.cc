@@ -478,6 +478,14 @@ std::string Scoreboard::MetricsText() const {
       "value until their slot is reused).");
   Sample(out, "netgraph_document_cache_bytes", "", sum(Counter::kDocumentCacheBytes));
 
+  Family(out, "netgraph_read_cache_hits_total", "counter",
+         "Public reads (networkGraph, investmentData) answered from the workers' read caches.");
+  Sample(out, "netgraph_read_cache_hits_total", "", sum(Counter::kReadCacheHits));
+  Family(out, "netgraph_read_cache_misses_total", "counter",
+         "Public reads the read caches sent to PostgreSQL (counted while NETGRAPH_READ_CACHE is "
+         "on).");
+  Sample(out, "netgraph_read_cache_misses_total", "", sum(Counter::kReadCacheMisses));
+
   Family(out, "netgraph_jwt_refusals_total", "counter", "Bearer tokens refused, by reason.");
   const std::pair<const char*, Counter> reasons[] = {
       {"malformed", Counter::kJwtRefusedMalformed},

@@ -127,6 +127,10 @@ test('Prometheus sees the pool and netgraph-ws counters move by exactly the traf
     assert.equal(status, 200);
     assert.equal(body.data.graphdbStatus.connected, true);
   }
+  // 5 public graph reads, each either a hit or a miss of its worker's read cache.
+  for (let i = 0; i < 5; i += 1) {
+    assert.ok((await post('{ networkGraph(limit: 3) { nodes { id } } }')).body.data.networkGraph);
+  }
   // 3 claims, of which 1 refused (the voucher is already claimed).
   const [first, second] = issueVouchers(1, { count: 2 });
   const owner = newUser('metrics-owner');
@@ -149,11 +153,13 @@ test('Prometheus sees the pool and netgraph-ws counters move by exactly the traf
   await expectValue(requests('operation_type="mutation",root_field="claimVoucher",outcome="failure",code="Voucher already claimed"'), 1);
   await expectValue(requests('operation_type="query",root_field="__typename",outcome="ok"'), 1);
   await expectValue(requests('outcome="graphql_error"'), 1);
-  await expectValue(requests(''), 42);
-  await expectValue('netgraph_graphql_request_duration_seconds_count{operation_type="query"}', 38);
+  await expectValue(requests(''), 47);
+  await expectValue('netgraph_graphql_request_duration_seconds_count{operation_type="query"}', 43);
   await expectValue('netgraph_graphql_request_duration_seconds_count{operation_type="mutation"}', 3);
   await expectValue('netgraph_jwt_refusals_total{reason="expired"}', 1);
   await expectValue('sum(netgraph_jwt_refusals_total)', 1);
+  await expectValue('netgraph_read_cache_hits_total + netgraph_read_cache_misses_total', 5);
+  assert.ok(await query('netgraph_read_cache_misses_total') >= 1);
   // The 37 identical queries were prepared at most once per worker.
   assert.ok(await query('netgraph_document_cache_hits_total') >= 35);
   await expectValue('sum(netgraph_pool_workers)', 2);
