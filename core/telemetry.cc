@@ -17,7 +17,8 @@ struct ProfileState {
   std::size_t statements = 0;
   std::vector<RequestProfile::Resolver> resolvers;
 };
-ProfileState g_profile;
+// Per thread: netgraph-ws runs statements on several database threads (without a profile).
+thread_local ProfileState g_profile;
 
 bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
@@ -39,6 +40,36 @@ void Set(Counter counter, std::uint64_t value) {
 
 std::uint64_t Read(Counter counter) {
   return g_counters[static_cast<std::size_t>(counter)].load(std::memory_order_relaxed);
+}
+
+std::size_t BucketIndex(std::span<const double> bounds, double seconds) {
+  std::size_t bucket = 0;
+  while (bucket < bounds.size() && seconds > bounds[bucket]) ++bucket;
+  return bucket;
+}
+
+std::string FormatSeconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", seconds);
+  return text;
+}
+
+void AppendHistogram(std::string& out, std::string_view name, std::string_view labels,
+                     std::span<const double> bounds, std::span<const std::uint64_t> counts,
+                     double sum_seconds) {
+  const std::string prefix = labels.empty() ? std::string() : std::string(labels) + ",";
+  std::uint64_t cumulative = 0;
+  for (std::size_t b = 0; b <= bounds.size() && b < counts.size(); ++b) {
+    cumulative += counts[b];
+    const std::string le = b < bounds.size() ? FormatSeconds(bounds[b]) : "+Inf";
+    out.append(name).append("_bucket{").append(prefix).append("le=\"").append(le);
+    out.append("\"} ").append(std::to_string(cumulative)).append("\n");
+  }
+  const std::string braced = labels.empty() ? std::string() : "{" + std::string(labels) + "}";
+  out.append(name).append("_sum").append(braced).append(" ");
+  out.append(FormatSeconds(sum_seconds)).append("\n");
+  out.append(name).append("_count").append(braced).append(" ");
+  out.append(std::to_string(cumulative)).append("\n");
 }
 
 std::string FormatUtc(std::int64_t unix_ms) {
@@ -87,7 +118,10 @@ void RequestProfile::Begin() {
   g_profile.resolvers.clear();
 }
 
+bool RequestProfile::Active() { return g_profile.active; }
+
 void RequestProfile::AddDatabaseTime(std::chrono::nanoseconds elapsed) {
+  if (!g_profile.active) return;
   g_profile.database += elapsed;
   ++g_profile.statements;
 }

@@ -10,10 +10,12 @@
 #ifndef NETGRAPH_CORE_TELEMETRY_H_
 #define NETGRAPH_CORE_TELEMETRY_H_
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +39,8 @@ enum class Counter : std::size_t {
   kJwtRefusedExpired,    // exp passed
   kJwtRefusedNotYetValid,
   kJwtRefusedClaims,  // iss, aud, sub or another required claim wrong or missing
+  kReadCacheHits,     // public reads answered from the read cache (core/api/read_cache.h)
+  kReadCacheMisses,   // public reads the read cache sent to PostgreSQL (while it is on)
   kCount,
 };
 constexpr std::size_t kCounterCount = static_cast<std::size_t>(Counter::kCount);
@@ -47,6 +51,23 @@ void UseCounterStorage(std::atomic<std::uint64_t>* storage);
 void Add(Counter counter, std::uint64_t amount = 1);
 void Set(Counter counter, std::uint64_t value);
 std::uint64_t Read(Counter counter);
+
+// Upper bounds, in seconds, of the buckets of the update lags: the relay's (commit to publish) and
+// netgraph-ws's (commit to send). Milliseconds normally; minutes while Redis is down.
+constexpr std::array<double, 14> kUpdateLagBuckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                                                      1,     2.5,  5,     10,   30,  60,   300};
+
+// The bucket of `seconds` among `bounds` (ascending upper bounds): the first bound at or above
+// it, or bounds.size() (+Inf).
+std::size_t BucketIndex(std::span<const double> bounds, double seconds);
+// Appends the Prometheus text samples of one histogram series: `counts` has one count per bucket
+// of `bounds` plus +Inf (not cumulative; this sums them), `labels` the series' other labels
+// (may be empty). The family's HELP and TYPE lines are the caller's.
+void AppendHistogram(std::string& out, std::string_view name, std::string_view labels,
+                     std::span<const double> bounds, std::span<const std::uint64_t> counts,
+                     double sum_seconds);
+// A number of seconds as Prometheus text ("0.0025").
+std::string FormatSeconds(double seconds);
 
 // "2026-11-26T15:27:56.123Z" for milliseconds since the epoch: the time of log lines.
 std::string FormatUtc(std::int64_t unix_ms);
@@ -65,9 +86,12 @@ class RequestProfile {
     std::chrono::nanoseconds database{0};
   };
 
-  // Resolvers are recorded only between Begin and End (netgraph-ws runs queries without a profile).
+  // Nothing is recorded outside Begin and End: a worker begins a profile only when the slow log
+  // is on, and netgraph-ws runs queries without one. Whoever times something for the profile
+  // checks Active() first, so that without one it reads no clock.
   static void Begin();
   static void End();
+  static bool Active();
   static void AddDatabaseTime(std::chrono::nanoseconds elapsed);
   // The database time so far in this request.
   static std::chrono::nanoseconds DatabaseTime();

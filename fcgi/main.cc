@@ -100,7 +100,8 @@ fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, const Share
       {"relay", 1,
        [configuration] {
          configuration->prefork.scoreboard->Attach(fcgi::SlotState::kRelay);
-         return fcgi::RunOutboxRelayProcess(*configuration->loaded.service);
+         return fcgi::RunOutboxRelayProcess(*configuration->loaded.service,
+                                            configuration->prefork.scoreboard);
        }},
   };
   return plan;

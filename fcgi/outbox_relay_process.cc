@@ -43,7 +43,7 @@ void SleepNotingChanges(domain::OutboxRelay& relay, api::Service& service,
   }
 }
 
-void Run(domain::OutboxRelay& relay, api::Service& service) {
+void Run(domain::OutboxRelay& relay, api::Service& service, Scoreboard* scoreboard) {
   const domain::RelayOptions& options = relay.options();
   std::chrono::milliseconds backoff{0};
   Clock::time_point next_housekeeping = Clock::now();
@@ -51,13 +51,15 @@ void Run(domain::OutboxRelay& relay, api::Service& service) {
   while (g_stop == 0) {
     std::string problem;
     bool more_pending = false;
-    if (Result<domain::OutboxRelay::Pass> pass = relay.PublishPending(); !pass.ok()) {
+    Result<domain::OutboxRelay::Pass> pass = relay.PublishPending();
+    if (!pass.ok()) {
       problem = "PostgreSQL: " + pass.status().message();
     } else if (!pass->redis.ok()) {
       problem = pass->redis.message();
     } else {
       more_pending = pass->more_pending;
     }
+    if (pass.ok() && scoreboard != nullptr) scoreboard->RecordRelayPass(pass->lags, pass->backlog);
     if (problem != last_problem) {
       if (!problem.empty()) log::Warn("relay: " + problem + "; retrying with back-off");
       if (problem.empty()) {
@@ -90,7 +92,7 @@ void Run(domain::OutboxRelay& relay, api::Service& service) {
 
 }  // namespace
 
-int RunOutboxRelayProcess(api::Service& service) {
+int RunOutboxRelayProcess(api::Service& service, Scoreboard* scoreboard) {
   // Without SA_RESTART: the signal ends the wait for a commit, so the relay stops at once.
   daemon::HandleSignals({SIGTERM, SIGINT, SIGQUIT}, OnStopSignal, daemon::AfterSignal::kInterrupt);
   daemon::IgnoreSignals({SIGPIPE, SIGHUP});
@@ -101,7 +103,7 @@ int RunOutboxRelayProcess(api::Service& service) {
   }
   domain::OutboxRelay relay(service.database(), service.redis(), service.updates(),
                             service.relay_options());
-  Run(relay, service);
+  Run(relay, service, scoreboard);
   log::Info("relay: stopped");
   return 0;
 }

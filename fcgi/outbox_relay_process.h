@@ -15,12 +15,14 @@
 #define NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
 
 #include "core/api/service.h"
+#include "fcgi/scoreboard.h"
 
 namespace netgraph::fcgi {
 
 // The relay process's main, publishing through `service`'s database, Redis client and update
-// authenticator. Returns the exit status.
-int RunOutboxRelayProcess(api::Service& service);
+// authenticator, and recording each pass (what it published, how long after commit, what is left)
+// in its slot of `scoreboard` (null: nowhere) for the pool's /metrics. Returns the exit status.
+int RunOutboxRelayProcess(api::Service& service, Scoreboard* scoreboard);
 
 }  // namespace netgraph::fcgi
 

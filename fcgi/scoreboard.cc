@@ -9,6 +9,7 @@
 #include <ctime>
 #include <map>
 #include <new>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -18,6 +19,7 @@ namespace {
 constexpr std::size_t kKinds = static_cast<std::size_t>(OperationKind::kCount);
 constexpr std::size_t kCauses = static_cast<std::size_t>(RestartCause::kCount);
 constexpr std::size_t kBuckets = kLatencyBuckets.size() + 1;  // and +Inf
+constexpr std::size_t kLagBuckets = telemetry::kUpdateLagBuckets.size() + 1;
 // Distinct label sets of netgraph_graphql_requests_total one slot keeps; more go to one overflow
 // series (the labels are bounded by the schema and the error vocabulary, far below this).
 constexpr std::size_t kRequestSeries = 48;
@@ -94,6 +96,12 @@ struct ScoreboardSlot {
   Counter latency_buckets[kKinds][kBuckets];
   Counter latency_sum_ns[kKinds];
   RequestSeries requests[kRequestSeries + 1];  // the last one: overflow
+
+  // The outbox relay's figures (written by the relay's slot; the backlog is a gauge).
+  Counter outbox_published;
+  Counter outbox_backlog;
+  Counter relay_lag_buckets[kLagBuckets];
+  Counter relay_lag_sum_us;
 };
 
 struct ScoreboardHeader {
@@ -273,9 +281,7 @@ void Scoreboard::EndRequest(const FinishedRequest* graphql) {
   if (graphql != nullptr) {
     const auto kind = static_cast<std::size_t>(graphql->kind);
     const double seconds = std::chrono::duration<double>(graphql->duration).count();
-    std::size_t bucket = 0;
-    while (bucket < kLatencyBuckets.size() && seconds > kLatencyBuckets[bucket]) ++bucket;
-    Bump(mine.latency_buckets[kind][bucket]);
+    Bump(mine.latency_buckets[kind][telemetry::BucketIndex(kLatencyBuckets, seconds)]);
     Bump(mine.latency_sum_ns[kind], static_cast<std::uint64_t>(graphql->duration.count()));
 
     std::string labels = "operation_type=\"";
@@ -307,6 +313,19 @@ void Scoreboard::EndRequest(const FinishedRequest* graphql) {
   std::atomic_thread_fence(std::memory_order_release);
   mine.state.store(static_cast<std::uint32_t>(SlotState::kIdle), std::memory_order_relaxed);
   mine.sequence.store(sequence + 2, std::memory_order_release);
+}
+
+void Scoreboard::RecordRelayPass(std::span<const std::chrono::microseconds> lags,
+                                 std::int64_t backlog) {
+  if (g_assigned_slot < 0) return;
+  ScoreboardSlot& mine = own();
+  for (std::chrono::microseconds lag : lags) {
+    const double seconds = std::chrono::duration<double>(lag).count();
+    Bump(mine.relay_lag_buckets[telemetry::BucketIndex(telemetry::kUpdateLagBuckets, seconds)]);
+    Bump(mine.relay_lag_sum_us, static_cast<std::uint64_t>(lag.count()));
+  }
+  Bump(mine.outbox_published, lags.size());
+  mine.outbox_backlog.store(static_cast<std::uint64_t>(backlog), std::memory_order_relaxed);
 }
 
 std::vector<SlotSnapshot> Scoreboard::Snapshot() const {
@@ -341,12 +360,6 @@ std::vector<SlotSnapshot> Scoreboard::Snapshot() const {
 
 namespace {
 
-std::string FormatSeconds(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.9g", seconds);
-  return text;
-}
-
 void Family(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
   out.append("# HELP ").append(name).append(" ").append(help).append("\n# TYPE ");
   out.append(name).append(" ").append(type).append("\n");
@@ -367,6 +380,10 @@ std::string Scoreboard::MetricsText() const {
   std::uint64_t sums_ns[kKinds] = {};
   std::map<std::string, std::uint64_t> requests;
   std::uint64_t overflow = 0;
+  std::uint64_t published = 0;
+  std::uint64_t lag_buckets[kLagBuckets] = {};
+  std::uint64_t lag_sum_us = 0;
+  std::optional<std::uint64_t> backlog;  // only a live relay's
   std::size_t busy = 0;
   std::size_t idle = 0;
   for (std::size_t i = 0; i < kMaxScoreboardSlots; ++i) {
@@ -374,6 +391,14 @@ std::string Scoreboard::MetricsText() const {
     const auto state = static_cast<SlotState>(source.state.load(std::memory_order_relaxed));
     if (state == SlotState::kBusy) ++busy;
     if (state == SlotState::kIdle) ++idle;
+    if (state == SlotState::kRelay) {
+      backlog = backlog.value_or(0) + source.outbox_backlog.load(std::memory_order_relaxed);
+    }
+    published += source.outbox_published.load(std::memory_order_relaxed);
+    for (std::size_t b = 0; b < kLagBuckets; ++b) {
+      lag_buckets[b] += source.relay_lag_buckets[b].load(std::memory_order_relaxed);
+    }
+    lag_sum_us += source.relay_lag_sum_us.load(std::memory_order_relaxed);
     for (std::size_t c = 0; c < telemetry::kCounterCount; ++c) {
       telemetry_sums[c] += source.telemetry[c].load(std::memory_order_relaxed);
     }
@@ -416,18 +441,23 @@ std::string Scoreboard::MetricsText() const {
   for (std::size_t k = 0; k < kKinds; ++k) {
     const std::string kind =
         "operation_type=\"" + std::string(OperationKindName(static_cast<OperationKind>(k))) + "\"";
-    std::uint64_t cumulative = 0;
-    for (std::size_t b = 0; b < kBuckets; ++b) {
-      cumulative += buckets[k][b];
-      const std::string le =
-          b < kLatencyBuckets.size() ? FormatSeconds(kLatencyBuckets[b]) : "+Inf";
-      Sample(out, "netgraph_graphql_request_duration_seconds_bucket", kind + ",le=\"" + le + "\"",
-             cumulative);
-    }
-    out.append("netgraph_graphql_request_duration_seconds_sum{").append(kind).append("} ");
-    out.append(FormatSeconds(static_cast<double>(sums_ns[k]) / 1e9)).append("\n");
-    Sample(out, "netgraph_graphql_request_duration_seconds_count", kind, cumulative);
+    telemetry::AppendHistogram(out, "netgraph_graphql_request_duration_seconds", kind,
+                               kLatencyBuckets, buckets[k], static_cast<double>(sums_ns[k]) / 1e9);
   }
+
+  Family(out, "netgraph_outbox_published_total", "counter",
+         "Outbox messages the relay published on Redis.");
+  Sample(out, "netgraph_outbox_published_total", "", published);
+  if (backlog) {
+    Family(out, "netgraph_outbox_backlog", "gauge",
+           "Outbox messages committed and not yet published, as the relay last counted them.");
+    Sample(out, "netgraph_outbox_backlog", "", *backlog);
+  }
+  Family(out, "netgraph_outbox_relay_lag_seconds", "histogram",
+         "Time from an outbox message's commit to its publication on Redis.");
+  telemetry::AppendHistogram(out, "netgraph_outbox_relay_lag_seconds", "",
+                             telemetry::kUpdateLagBuckets, lag_buckets,
+                             static_cast<double>(lag_sum_us) / 1e6);
 
   auto sum = [&](telemetry::Counter counter) {
     return telemetry_sums[static_cast<std::size_t>(counter)];
@@ -447,6 +477,14 @@ std::string Scoreboard::MetricsText() const {
       "Memory the prepared-document caches hold, summed over the workers (and past workers' last "
       "value until their slot is reused).");
   Sample(out, "netgraph_document_cache_bytes", "", sum(Counter::kDocumentCacheBytes));
+
+  Family(out, "netgraph_read_cache_hits_total", "counter",
+         "Public reads (networkGraph, investmentData) answered from the workers' read caches.");
+  Sample(out, "netgraph_read_cache_hits_total", "", sum(Counter::kReadCacheHits));
+  Family(out, "netgraph_read_cache_misses_total", "counter",
+         "Public reads the read caches sent to PostgreSQL (counted while NETGRAPH_READ_CACHE is "
+         "on).");
+  Sample(out, "netgraph_read_cache_misses_total", "", sum(Counter::kReadCacheMisses));
 
   Family(out, "netgraph_jwt_refusals_total", "counter", "Bearer tokens refused, by reason.");
   const std::pair<const char*, Counter> reasons[] = {

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -120,6 +121,10 @@ class Scoreboard {
   void BeginRequest(std::string_view path, std::string_view request_id);
   void SetOperation(OperationKind kind, std::string_view name, std::string_view root_fields);
   void EndRequest(const FinishedRequest* graphql);  // null: not a GraphQL request
+
+  // Relay: one pass published messages `lags` after their commits (one lag each) and left
+  // `backlog` unpublished.
+  void RecordRelayPass(std::span<const std::chrono::microseconds> lags, std::int64_t backlog);
 
   // Readers.
   std::vector<SlotSnapshot> Snapshot() const;

@@ -134,7 +134,8 @@ nlohmann::json Describe(std::string_view method, std::string_view path,
 void Serve(FCGX_Request& request, api::Service& service, const WorkerOptions& worker) {
   const GraphQLHttpOptions& options = worker.http;
   const auto start = std::chrono::steady_clock::now();
-  telemetry::RequestProfile::Begin();
+  // Only the slow log reads the profile.
+  if (worker.slow_request.count() > 0) telemetry::RequestProfile::Begin();
   HttpRequest http;
   http.method = Param(request, "REQUEST_METHOD");
   http.path = Param(request, "DOCUMENT_URI");

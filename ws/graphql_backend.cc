@@ -9,6 +9,7 @@
 
 #include "core/graphql/utilities/value.h"
 #include "core/log.h"
+#include "ws/metrics.h"
 
 namespace netgraph::ws {
 namespace {
@@ -42,6 +43,7 @@ GraphqlBackend::GraphqlBackend(api::Service& service, DatabaseWorkers& workers,
                  const UpdateStamp& stamp) {
             std::size_t deliveries =
                 hub_.Publish(channel, graphql::Value::FromJson(update.event), stamp);
+            WsMetrics().ObserveUpdateLag(update.appended_unix_us, deliveries);
             log::Debug("update " + std::to_string(stamp.sequence) + " on " + std::string(channel) +
                        ": " + std::to_string(deliveries) + " deliveries");
           },

@@ -1,5 +1,8 @@
 #include "ws/metrics.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include <nlohmann/json.hpp>
 
 #include "core/log.h"
@@ -47,6 +50,37 @@ bool KnownCloseCode(int code) {
 
 }  // namespace
 
+std::string_view CatchUpOutcomeName(CatchUpOutcome outcome) {
+  switch (outcome) {
+    case CatchUpOutcome::kOk:
+      return "ok";
+    case CatchUpOutcome::kError:
+      return "error";
+    case CatchUpOutcome::kPruned:
+      return "pruned";
+    case CatchUpOutcome::kInvalid:
+      return "invalid";
+    case CatchUpOutcome::kTooMany:
+      return "too_many";
+    case CatchUpOutcome::kEpochChanged:
+      return "epoch_changed";
+  }
+  return "error";
+}
+
+void WsCounters::ObserveUpdateLag(std::optional<std::int64_t> appended_unix_us,
+                                  std::size_t deliveries) {
+  if (!appended_unix_us || deliveries == 0) return;
+  const std::int64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
+  // The clocks of two hosts: a commit "after" the send is skew, counted as no lag.
+  const double seconds =
+      static_cast<double>(std::max<std::int64_t>(now_us - *appended_unix_us, 0)) / 1e6;
+  update_lag_buckets[telemetry::BucketIndex(telemetry::kUpdateLagBuckets, seconds)] += deliveries;
+  update_lag_sum_seconds += seconds * static_cast<double>(deliveries);
+}
+
 WsCounters& WsMetrics() {
   static WsCounters counters;
   return counters;
@@ -93,6 +127,22 @@ std::string WsCounters::MetricsText() const {
   auto slow = closes_total.find(4503);
   Sample(out, "netgraph_ws_slow_consumers_closed_total", "",
          slow == closes_total.end() ? 0 : slow->second);
+  Family(out, "netgraph_ws_update_lag_seconds", "histogram",
+         "Time from a graph update's commit to its results being handed to subscribers, one "
+         "observation per delivery.");
+  telemetry::AppendHistogram(out, "netgraph_ws_update_lag_seconds", "",
+                             telemetry::kUpdateLagBuckets, update_lag_buckets,
+                             update_lag_sum_seconds);
+  Family(out, "netgraph_ws_catch_up_reads_total", "counter",
+         "Reads of missed updates from the outbox in PostgreSQL, by outcome.");
+  for (std::size_t o = 0; o < kCatchUpOutcomes; ++o) {
+    Sample(out, "netgraph_ws_catch_up_reads_total",
+           "outcome=\"" + std::string(CatchUpOutcomeName(static_cast<CatchUpOutcome>(o))) + "\"",
+           catch_up_reads_total[o]);
+  }
+  Family(out, "netgraph_ws_catch_up_updates_total", "counter",
+         "Updates delivered from the outbox rather than from Redis.");
+  Sample(out, "netgraph_ws_catch_up_updates_total", "", catch_up_updates_total);
   Family(out, "netgraph_ws_redis_connected", "gauge",
          "1 while the Redis subscription connection is up.");
   Sample(out, "netgraph_ws_redis_connected", "", redis_connected ? 1 : 0);

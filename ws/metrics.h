@@ -8,15 +8,30 @@
 #ifndef NETGRAPH_WS_METRICS_H_
 #define NETGRAPH_WS_METRICS_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/config/environment.h"
+#include "core/telemetry.h"
 
 namespace netgraph::ws {
+
+// How a read of missed updates from the outbox ended.
+enum class CatchUpOutcome : std::size_t {
+  kOk,            // everything missed was read and delivered
+  kError,         // PostgreSQL failed
+  kPruned,        // a missed update is no longer in the outbox (NETGRAPH_OUTBOX_RETENTION_SECONDS)
+  kInvalid,       // a missed update could not be read
+  kTooMany,       // more than UpdateFeed::kMaxCatchUpRows missed
+  kEpochChanged,  // the outbox started over (a reset database) while it was read
+};
+inline constexpr std::size_t kCatchUpOutcomes = 6;
+std::string_view CatchUpOutcomeName(CatchUpOutcome outcome);
 
 struct WsCounters {
   // Open connections and all connections accepted, by subprotocol ("graphql-transport-ws",
@@ -30,6 +45,15 @@ struct WsCounters {
   std::size_t subscribers = 0;         // (connection, operation id) pairs running
   std::size_t subscriptions = 0;       // distinct running subscriptions (shared executions)
   std::size_t documents = 0;           // distinct subscription documents
+  // Update lag: from an update's commit (its "appendedAt", core/domain/graph_change.h, the
+  // database's clock) to its results being handed to subscribers (this host's clock), one
+  // observation per delivery. Buckets: telemetry::kUpdateLagBuckets and +Inf.
+  std::array<std::uint64_t, telemetry::kUpdateLagBuckets.size() + 1> update_lag_buckets{};
+  double update_lag_sum_seconds = 0;
+  // Reads of missed updates from the outbox (ws/update_feed.h), by outcome (CatchUpOutcome), and
+  // the updates they delivered.
+  std::array<std::uint64_t, kCatchUpOutcomes> catch_up_reads_total{};
+  std::uint64_t catch_up_updates_total = 0;
   bool redis_connected = false;
   bool stopping = false;
   bool access_log = true;  // NETGRAPH_ACCESS_LOG
@@ -37,6 +61,9 @@ struct WsCounters {
   // Reads NETGRAPH_ACCESS_LOG (on by default), as the pool does.
   void Configure(config::Environment& env);
   void CountClose(int code);
+  // `deliveries` results of an update appended at `appended_unix_us` (none: the publisher did not
+  // say, and nothing is observed) were handed to subscribers now.
+  void ObserveUpdateLag(std::optional<std::int64_t> appended_unix_us, std::size_t deliveries);
   // The Prometheus text of everything above, with the process's core counters and build info.
   std::string MetricsText() const;
   // /ws/health's body: {"status":"ok"|"stopping","redis":{"connected":...},"connections":N}.

@@ -57,6 +57,10 @@ Result<PublishedUpdate> ParseUpdate(std::string_view payload, std::size_t max_by
     }
     update.epoch = name;
   }
+  auto appended = json.find("appendedAt");
+  if (appended != json.end() && appended->is_number_integer()) {
+    update.appended_unix_us = appended->get<std::int64_t>();
+  }
   update.event = std::move(json);
   return update;
 }

@@ -70,11 +70,14 @@ class Sequencer {
 
 // A published message: a JSON object, the root value of the subscription field (a NetworkUpdate
 // for netgraph:graph). An integer "sequence" member is the publisher's number for it, a string
-// "epoch" member (at most kMaxEpochBytes) the run of numbers it belongs to.
+// "epoch" member (at most kMaxEpochBytes) the run of numbers it belongs to, an integer
+// "appendedAt" member its commit instant (core/domain/graph_change.h).
 struct PublishedUpdate {
   nlohmann::json event;
   std::optional<std::int64_t> publisher_sequence;
   std::string epoch;  // empty when the message names none
+  // When the publisher appended it (microseconds since the Unix epoch), if it said.
+  std::optional<std::int64_t> appended_unix_us;
 };
 inline constexpr std::size_t kMaxEpochBytes = 128;
 // Reads a payload (already authenticated, see core/domain/update_message.h) with the limits of a

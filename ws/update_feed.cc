@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/log.h"
+#include "ws/metrics.h"
 
 namespace netgraph::ws {
 
@@ -46,6 +47,12 @@ void UpdateFeed::DeliverNumbered(std::string_view channel, const PublishedUpdate
 }
 
 bool UpdateFeed::CatchUp(std::string_view epoch, std::int64_t until) {
+  const CatchUpOutcome outcome = ReadMissed(epoch, until);
+  ++WsMetrics().catch_up_reads_total[static_cast<std::size_t>(outcome)];
+  return outcome == CatchUpOutcome::kOk;
+}
+
+CatchUpOutcome UpdateFeed::ReadMissed(std::string_view epoch, std::int64_t until) {
   std::int64_t read = 0;
   for (;;) {
     const bool same_epoch = epoch.empty() || epoch == sequencer_.epoch();
@@ -53,40 +60,45 @@ bool UpdateFeed::CatchUp(std::string_view epoch, std::int64_t until) {
     Result<store::OutboxPage> page = outbox_.After(after, kPageRows);
     if (!page.ok()) {
       log::Warn("catching up from the outbox failed: " + page.status().message());
-      return false;
+      return CatchUpOutcome::kError;
     }
-    if (!epoch.empty() && page->epoch != epoch) return false;  // the outbox moved on meanwhile
+    // The outbox moved on meanwhile.
+    if (!epoch.empty() && page->epoch != epoch) return CatchUpOutcome::kEpochChanged;
     if (page->epoch != sequencer_.epoch()) {
       // The database was reset since: its numbers start over. Everything in it is new.
       sequencer_.Follow(page->epoch, 0);
       if (after != 0) continue;
     }
     for (store::OutboxRow& row : page->rows) {
-      if (until != 0 && row.id > until) return true;
+      if (until != 0 && sequencer_.last_publisher_sequence() >= until) return CatchUpOutcome::kOk;
+      // Also when the row is past `until`: then the ones up to `until` are gone.
       if (row.id != sequencer_.last_publisher_sequence() + 1) {
         log::Warn("catching up from the outbox: update " +
                   std::to_string(sequencer_.last_publisher_sequence() + 1) +
                   " is no longer there (NETGRAPH_OUTBOX_RETENTION_SECONDS)");
-        return false;
+        return CatchUpOutcome::kPruned;
       }
       Result<PublishedUpdate> update = ParseUpdate(row.payload, max_update_bytes_);
       if (!update.ok()) {
         log::Warn("catching up from the outbox: update " + std::to_string(row.id) + ": " +
                   update.status().message());
-        return false;
+        return CatchUpOutcome::kInvalid;
       }
       update->publisher_sequence = row.id;
       update->epoch = page->epoch;
       DeliverNumbered(row.channel, *update);
+      ++WsMetrics().catch_up_updates_total;
     }
     read += static_cast<std::int64_t>(page->rows.size());
     if (static_cast<std::int64_t>(page->rows.size()) < kPageRows) {
-      return until == 0 || sequencer_.last_publisher_sequence() >= until;
+      // A shorter page ends the outbox: what is missing up to `until` was never there to read.
+      return until == 0 || sequencer_.last_publisher_sequence() >= until ? CatchUpOutcome::kOk
+                                                                         : CatchUpOutcome::kPruned;
     }
     if (read >= kMaxCatchUpRows) {
       log::Warn("catching up from the outbox: more than " + std::to_string(kMaxCatchUpRows) +
                 " updates missed; clients resynchronise");
-      return false;
+      return CatchUpOutcome::kTooMany;
     }
   }
 }

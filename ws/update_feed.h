@@ -24,6 +24,7 @@
 
 #include "core/status.h"
 #include "core/store/outbox.h"
+#include "ws/metrics.h"
 #include "ws/update.h"
 
 namespace netgraph::ws {
@@ -58,7 +59,9 @@ class UpdateFeed {
  private:
   // Delivers the outbox's messages after the last one delivered, in `epoch` (empty: whichever
   // epoch the outbox is in), up to `until` (0: all). False when it could not read them all.
+  // Counts the read (ws/metrics.h) by its outcome.
   bool CatchUp(std::string_view epoch, std::int64_t until);
+  CatchUpOutcome ReadMissed(std::string_view epoch, std::int64_t until);
   void DeliverNumbered(std::string_view channel, const PublishedUpdate& update);
 
   OutboxReader& outbox_;

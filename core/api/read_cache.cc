@@ -1,5 +1,7 @@
 #include "core/api/read_cache.h"
 
+#include "core/telemetry.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -48,10 +50,12 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
   if (found != entries_.end()) {
     if (!found->valid_until || now < *found->valid_until) {
       found->last_used = ++uses_;
+      telemetry::Add(telemetry::Counter::kReadCacheHits);
       return found->value;
     }
     Evict(found);
   }
+  telemetry::Add(telemetry::Counter::kReadCacheMisses);
   NETGRAPH_ASSIGN_OR_RETURN(Fresh fresh, read());
   const std::size_t bytes = ApproximateBytes(fresh.value);
   if (bytes > max_bytes_) return std::move(fresh.value);

@@ -362,6 +362,7 @@ ResolverResult SubscribeNetworkUpdated(const ResolveInfo&) {
 graphql::Resolver Profiled(std::string_view coordinate, graphql::Resolver resolver) {
   return [field = std::string(coordinate.substr(coordinate.find('.') + 1)),
           resolver = std::move(resolver)](const graphql::ResolveInfo& info) {
+    if (!telemetry::RequestProfile::Active()) return resolver(info);
     const auto start = std::chrono::steady_clock::now();
     const std::chrono::nanoseconds database_before = telemetry::RequestProfile::DatabaseTime();
     graphql::ResolverResult result = resolver(info);

@@ -9,7 +9,7 @@
 namespace netgraph::domain {
 
 std::string NetworkUpdateJson(std::int64_t sequence, std::string_view epoch,
-                              const std::vector<GraphNode>& nodes,
+                              std::int64_t appended_unix_us, const std::vector<GraphNode>& nodes,
                               const std::vector<GraphLink>& links, Timestamp last_updated) {
   nlohmann::ordered_json node_list = nlohmann::ordered_json::array();
   for (const GraphNode& n : nodes) {
@@ -23,6 +23,7 @@ std::string NetworkUpdateJson(std::int64_t sequence, std::string_view epoch,
   nlohmann::ordered_json update = {
       {"sequence", sequence},
       {"epoch", epoch},
+      {"appendedAt", appended_unix_us},
       {"nodes", std::move(node_list)},
       {"links", std::move(link_list)},
       {"metadata",
@@ -53,9 +54,9 @@ Result<std::optional<std::int64_t>> GraphChange::Write(store::Connection& db) co
   if (!changed_at) return std::optional<std::int64_t>();
   // The sequence row is locked from here to commit: this is the transaction's last step.
   NETGRAPH_ASSIGN_OR_RETURN(store::OutboxPosition position, store::NextOutboxId(db));
-  const std::string payload =
-      NetworkUpdateJson(position.id, position.epoch, nodes_, links_, FromEpochMicros(*changed_at));
-  NETGRAPH_RETURN_IF_ERROR(store::AppendOutbox(db, position.id, kGraphChannel, payload));
+  const std::string payload = NetworkUpdateJson(position.id, position.epoch, position.read_unix_us,
+                                                nodes_, links_, FromEpochMicros(*changed_at));
+  NETGRAPH_RETURN_IF_ERROR(store::AppendOutbox(db, position, kGraphChannel, payload));
   return std::optional<std::int64_t>(position.id);
 }
 

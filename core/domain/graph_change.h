@@ -6,6 +6,9 @@
 // The NetworkUpdate message (JSON):
 //   {"sequence": <outbox id: gap-free, increasing>,
 //    "epoch": <the outbox's epoch: ids start over only in a new one (core/store/outbox.h)>,
+//    "appendedAt": <when the message was appended, the transaction's last step, in microseconds
+//                   since the Unix epoch on the database's clock: where netgraph-ws's update lag
+//                   counts from (ws/metrics.h); not part of the GraphQL type>,
 //    "nodes": [{"id","type","labels":[...]}], "links": [{"source","target","type"}],
 //    "metadata": {"nodeCount", "linkCount", "lastUpdated": <DateTime of the change>}}
 // It lists every node and link the change touched (a claim: the investor, the wallet, the round
@@ -41,7 +44,7 @@ struct GraphLink {
 
 // The NetworkUpdate text for one change.
 std::string NetworkUpdateJson(std::int64_t sequence, std::string_view epoch,
-                              const std::vector<GraphNode>& nodes,
+                              std::int64_t appended_unix_us, const std::vector<GraphNode>& nodes,
                               const std::vector<GraphLink>& links, Timestamp last_updated);
 
 class GraphChange {

@@ -29,7 +29,10 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
       store::Isolation::kReadCommitted,
       [&]() -> Status {
         NETGRAPH_ASSIGN_OR_RETURN(bool locked, store::TryLockOutboxRelay(db_));
-        if (!locked) return Status::Ok();  // another relay is at it
+        if (!locked) {  // another relay is at it
+          NETGRAPH_ASSIGN_OR_RETURN(pass.backlog, store::OutboxBacklog(db_));
+          return Status::Ok();
+        }
         NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::OutboxRow> pending,
                                   store::PendingOutbox(db_, options_.batch_size));
         std::int64_t last_published = 0;
@@ -45,8 +48,11 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
         }
         pass.more_pending =
             pass.redis.ok() && static_cast<std::int64_t>(pending.size()) == options_.batch_size;
-        if (last_published == 0) return Status::Ok();
-        return store::MarkOutboxPublished(db_, last_published);
+        if (last_published != 0) {
+          NETGRAPH_ASSIGN_OR_RETURN(pass.lags, store::MarkOutboxPublished(db_, last_published));
+        }
+        NETGRAPH_ASSIGN_OR_RETURN(pass.backlog, store::OutboxBacklog(db_));
+        return Status::Ok();
       },
       // Never re-run a batch by itself: it would publish again what it has just published.
       /*max_attempts=*/1);

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 #include "core/config/environment.h"
 #include "core/domain/update_message.h"
@@ -42,10 +43,13 @@ class OutboxRelay {
     std::int64_t published = 0;
     bool more_pending = false;    // a full batch went out: call again at once
     Status redis = Status::Ok();  // why publishing stopped early, if it did
+    // For each message published, the time from its append (store::OutboxPosition) to its mark.
+    std::vector<std::chrono::microseconds> lags;
+    std::int64_t backlog = 0;  // messages committed and still unpublished after the pass
   };
   // One batch: listens for appends (see AwaitAppend), publishes pending rows in order until one
-  // fails, marks the published ones. An error is a database failure; a Redis failure is reported in
-  // Pass::redis.
+  // fails, marks the published ones, counts what is left. An error is a database failure; a Redis
+  // failure is reported in Pass::redis.
   Result<Pass> PublishPending();
 
   // Waits up to `timeout` for an append committed since the last PublishPending, which listened

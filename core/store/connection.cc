@@ -295,8 +295,11 @@ Status Connection::EnsureConnected() {
 Result<Rows> Connection::RunOnce(const Statement& statement, const std::vector<Param>& params) {
   // What the slow log shows as this request's database time (core/telemetry.h).
   struct Timed {
-    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    bool active = telemetry::RequestProfile::Active();
+    std::chrono::steady_clock::time_point start =
+        active ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     ~Timed() {
+      if (!active) return;
       telemetry::RequestProfile::AddDatabaseTime(std::chrono::steady_clock::now() - start);
     }
   } timed;

@@ -6,9 +6,11 @@ namespace {
 // Any constant works; it only has to be the same for every relay.
 constexpr Statement kTryLockRelay{"outbox_try_lock_relay",
                                   "SELECT pg_try_advisory_xact_lock(7305218764022)"};
-constexpr Statement kNextId{
-    "outbox_next_id", "UPDATE outbox_sequence SET last_id = last_id + 1 RETURNING epoch, last_id"};
-constexpr Statement kHead{"outbox_head", "SELECT epoch, last_id FROM outbox_sequence"};
+constexpr Statement kNextId{"outbox_next_id",
+                            "UPDATE outbox_sequence SET last_id = last_id + 1 "
+                            "RETURNING epoch, last_id, epoch_us(clock_timestamp())"};
+constexpr Statement kHead{
+    "outbox_head", "SELECT epoch, last_id, epoch_us(clock_timestamp()) FROM outbox_sequence"};
 // One statement, so the epoch and the rows come from the same snapshot; the epoch comes back even
 // when no row follows.
 constexpr Statement kAfter{"outbox_after",
@@ -17,14 +19,19 @@ constexpr Statement kAfter{"outbox_after",
                            "WHERE id > $1 ORDER BY id LIMIT $2) o ON true ORDER BY o.id"};
 constexpr Statement kAppend{
     "outbox_append",
-    "WITH appended AS (INSERT INTO outbox (id, channel, payload) VALUES ($1, $2, $3) RETURNING id) "
+    "WITH appended AS (INSERT INTO outbox (id, channel, payload, created_at) "
+    "VALUES ($1, $2, $3, to_timestamp($4::bigint / 1000000.0)) RETURNING id) "
     "SELECT pg_notify('netgraph_outbox', id::text) FROM appended"};
 constexpr Statement kPending{
     "outbox_pending",
     "SELECT id, channel, payload FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1"};
+// clock_timestamp(), not now(): the relay has published the rows since its transaction began.
 constexpr Statement kMarkPublished{
     "outbox_mark_published",
-    "UPDATE outbox SET published_at = now() WHERE id <= $1 AND published_at IS NULL"};
+    "UPDATE outbox SET published_at = clock_timestamp() WHERE id <= $1 AND published_at IS NULL "
+    "RETURNING greatest(epoch_us(published_at) - epoch_us(created_at), 0)"};
+constexpr Statement kBacklog{"outbox_backlog",
+                             "SELECT count(*) FROM outbox WHERE published_at IS NULL"};
 constexpr Statement kPrune{"outbox_prune",
                            "DELETE FROM outbox "
                            "WHERE published_at < now() - make_interval(secs => $1::bigint)"};
@@ -36,7 +43,7 @@ namespace {
 Result<OutboxPosition> Position(Connection& db, const Statement& statement) {
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(statement));
   if (rows.empty()) return Status::Internal("outbox: the sequence row is missing");
-  return OutboxPosition{std::string(rows.Text(0, 0)), rows.Int(0, 1)};
+  return OutboxPosition{std::string(rows.Text(0, 0)), rows.Int(0, 1), rows.Int(0, 2)};
 }
 
 }  // namespace
@@ -59,9 +66,10 @@ Result<OutboxPage> OutboxAfter(Connection& db, std::int64_t after_id, std::int64
   return page;
 }
 
-Status AppendOutbox(Connection& db, std::int64_t id, std::string_view channel,
+Status AppendOutbox(Connection& db, const OutboxPosition& position, std::string_view channel,
                     std::string_view payload) {
-  return db.Execute(kAppend, {std::to_string(id), std::string(channel), std::string(payload)});
+  return db.Execute(kAppend, {std::to_string(position.id), std::string(channel),
+                              std::string(payload), std::to_string(position.read_unix_us)});
 }
 
 Result<bool> TryLockOutboxRelay(Connection& db) {
@@ -79,8 +87,17 @@ Result<std::vector<OutboxRow>> PendingOutbox(Connection& db, std::int64_t limit)
   return pending;
 }
 
-Status MarkOutboxPublished(Connection& db, std::int64_t up_to_id) {
-  return db.Execute(kMarkPublished, {std::to_string(up_to_id)});
+Result<std::vector<std::chrono::microseconds>> MarkOutboxPublished(Connection& db,
+                                                                   std::int64_t up_to_id) {
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kMarkPublished, {std::to_string(up_to_id)}));
+  std::vector<std::chrono::microseconds> lags;
+  for (int i = 0; i < rows.size(); ++i) lags.emplace_back(rows.Int(i, 0));
+  return lags;
+}
+
+Result<std::int64_t> OutboxBacklog(Connection& db) {
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kBacklog));
+  return rows.Int(0, 0);
 }
 
 Result<std::int64_t> PrunePublishedOutbox(Connection& db, std::int64_t age_seconds) {

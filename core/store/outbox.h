@@ -4,6 +4,7 @@
 #ifndef NETGRAPH_CORE_STORE_OUTBOX_H_
 #define NETGRAPH_CORE_STORE_OUTBOX_H_
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,13 +22,18 @@ inline constexpr const char* kOutboxNotifyChannel = "netgraph_outbox";
 struct OutboxPosition {
   std::string epoch;
   std::int64_t id = 0;
+  // When the position was read, on the database's clock (microseconds since the Unix epoch). For
+  // NextOutboxId, taken as late in the transaction as it is, this stands for the commit instant
+  // that the relay lag and netgraph-ws's update lag count from.
+  std::int64_t read_unix_us = 0;
 };
 
 // Takes the next outbox id. The sequence row stays locked until the transaction ends, so other
 // appenders wait here: take it as late in the transaction as possible.
 Result<OutboxPosition> NextOutboxId(Connection& db);
-// Appends the message under `id` (from NextOutboxId in the same transaction); notifies at commit.
-Status AppendOutbox(Connection& db, std::int64_t id, std::string_view channel,
+// Appends the message under `position` (from NextOutboxId in the same transaction), with its
+// read_unix_us as the row's created_at; notifies at commit.
+Status AppendOutbox(Connection& db, const OutboxPosition& position, std::string_view channel,
                     std::string_view payload);
 
 struct OutboxRow {
@@ -41,7 +47,12 @@ struct OutboxRow {
 Result<bool> TryLockOutboxRelay(Connection& db);
 // The oldest unpublished messages, in id order.
 Result<std::vector<OutboxRow>> PendingOutbox(Connection& db, std::int64_t limit);
-Status MarkOutboxPublished(Connection& db, std::int64_t up_to_id);
+// Marks the messages up to `up_to_id` published now; returns, for each, how long after its
+// created_at that is (the database's clock on both sides).
+Result<std::vector<std::chrono::microseconds>> MarkOutboxPublished(Connection& db,
+                                                                   std::int64_t up_to_id);
+// How many committed messages are not yet published.
+Result<std::int64_t> OutboxBacklog(Connection& db);
 // The epoch and the last id taken by a committed transaction: every message up to it is readable
 // (until pruned), and the next one committed will be id + 1. Takes no lock.
 Result<OutboxPosition> OutboxHead(Connection& db);

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <string>
 
+#include "core/telemetry.h"
+
 namespace netgraph::api {
 namespace {
 
@@ -48,6 +50,21 @@ TEST_F(ReadCacheTest, AnswersFromMemoryUntilTheGenerationAdvances) {
   EXPECT_EQ(Get(cache, "a"), "a#2");
   EXPECT_EQ(Get(cache, "a"), "a#2");
   EXPECT_EQ(reads, 2);
+}
+
+TEST_F(ReadCacheTest, CountsItsHitsAndMisses) {
+  const std::uint64_t hits = telemetry::Read(telemetry::Counter::kReadCacheHits);
+  const std::uint64_t misses = telemetry::Read(telemetry::Counter::kReadCacheMisses);
+  ReadCache off(4, 1 << 20);
+  Get(off, "a");
+  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheMisses), misses) << "off: not a cache";
+  ReadCache cache(4, 1 << 20);
+  cache.Attach(&generation);
+  for (int i = 0; i < 3; ++i) Get(cache, "a");
+  generation.Advance();
+  Get(cache, "a");
+  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheHits), hits + 2);
+  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheMisses), misses + 2);
 }
 
 TEST_F(ReadCacheTest, AnAnswerReadWhileTheGenerationAdvancesIsNotKeptAsCurrent) {

@@ -7,15 +7,16 @@
 namespace netgraph::domain {
 namespace {
 
-TEST(NetworkUpdate, CarriesTheSequenceItsEpochTheChangeAndItsTime) {
+TEST(NetworkUpdate, CarriesTheSequenceItsEpochItsAppendTimeTheChangeAndItsTime) {
   const std::string text = NetworkUpdateJson(
-      7, "3f1c0e2a-epoch",
+      7, "3f1c0e2a-epoch", 1795253401250000,
       {GraphNode{"investor-1", "Investor", {"Investor"}}, GraphNode{"wallet-1", "Wallet", {}}},
       {GraphLink{"investor-1", "wallet-1", "OWNS"}}, FromEpochMicros(1795253400LL * 1000000));
   const nlohmann::json update = nlohmann::json::parse(text);
   EXPECT_EQ(update, nlohmann::json::parse(R"({
     "sequence": 7,
     "epoch": "3f1c0e2a-epoch",
+    "appendedAt": 1795253401250000,
     "nodes": [{"id": "investor-1", "type": "Investor", "labels": ["Investor"]},
               {"id": "wallet-1", "type": "Wallet", "labels": []}],
     "links": [{"source": "investor-1", "target": "wallet-1", "type": "OWNS"}],

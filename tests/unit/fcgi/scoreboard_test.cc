@@ -94,6 +94,51 @@ TEST(ScoreboardTest, CountersOutliveTheProcessThatBumpedThem) {
   EXPECT_NE(text.find("netgraph_pool_workers{state=\"idle\"} 1\n"), std::string::npos);
 }
 
+TEST(ScoreboardTest, TheRelaysPassesMakeTheOutboxFigures) {
+  Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create();
+  ASSERT_TRUE(created.ok());
+  std::unique_ptr<Scoreboard> scoreboard = std::move(created).value();
+  EXPECT_EQ(scoreboard->MetricsText().find("netgraph_outbox_backlog"), std::string::npos)
+      << "no relay, no backlog to report";
+  scoreboard->SetPid(scoreboard->Reserve(), ::getpid());
+  scoreboard->Attach(SlotState::kRelay);
+  using std::chrono::microseconds;
+  const microseconds first[] = {microseconds(3000), microseconds(40000)};
+  scoreboard->RecordRelayPass(first, 7);
+  const microseconds second[] = {microseconds(120 * 1000000)};
+  scoreboard->RecordRelayPass(second, 0);
+
+  const std::string text = scoreboard->MetricsText();
+  EXPECT_NE(text.find("netgraph_outbox_published_total 3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("netgraph_outbox_backlog 0\n"), std::string::npos) << "the last count";
+  EXPECT_NE(text.find("netgraph_outbox_relay_lag_seconds_bucket{le=\"0.005\"} 1\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("netgraph_outbox_relay_lag_seconds_bucket{le=\"0.05\"} 2\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("netgraph_outbox_relay_lag_seconds_bucket{le=\"60\"} 2\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("netgraph_outbox_relay_lag_seconds_bucket{le=\"300\"} 3\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("netgraph_outbox_relay_lag_seconds_sum 120.043\n"), std::string::npos);
+  EXPECT_NE(text.find("netgraph_outbox_relay_lag_seconds_count 3\n"), std::string::npos);
+}
+
+TEST(ScoreboardTest, AHistogramIsCumulativeWithItsSumAndCount) {
+  const double bounds[] = {0.1, 1};
+  EXPECT_EQ(telemetry::BucketIndex(bounds, 0.1), 0u) << "a bound is inclusive";
+  EXPECT_EQ(telemetry::BucketIndex(bounds, 0.5), 1u);
+  EXPECT_EQ(telemetry::BucketIndex(bounds, 7), 2u);
+  const std::uint64_t counts[] = {2, 0, 1};
+  std::string text;
+  telemetry::AppendHistogram(text, "x_seconds", "kind=\"a\"", bounds, counts, 7.25);
+  EXPECT_EQ(text,
+            "x_seconds_bucket{kind=\"a\",le=\"0.1\"} 2\n"
+            "x_seconds_bucket{kind=\"a\",le=\"1\"} 2\n"
+            "x_seconds_bucket{kind=\"a\",le=\"+Inf\"} 3\n"
+            "x_seconds_sum{kind=\"a\"} 7.25\n"
+            "x_seconds_count{kind=\"a\"} 3\n");
+}
+
 TEST(ScoreboardTest, TokenRefusalsAreCountedUnderAFixedSetOfReasons) {
   using telemetry::Counter;
   using telemetry::JwtRefusalCounter;

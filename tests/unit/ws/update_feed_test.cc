@@ -125,6 +125,49 @@ TEST_F(UpdateFeedTest, AGapTheOutboxCannotFillIsDeliveredWithASkip) {
   EXPECT_EQ(delivered_[2].sequence, 5);
 }
 
+// The missing row is the last one before the message that showed the gap: the rows after it do
+// not stand in for it.
+TEST_F(UpdateFeedTest, AGapEndingInAPrunedRowIsDeliveredWithASkip) {
+  feed_.OnSubscribed();
+  outbox_.Append(1);
+  feed_.OnMessage(kChannel, Message(1));
+  for (std::int64_t id : {2, 3}) outbox_.Append(id);
+  outbox_.rows.erase(2);
+  feed_.OnMessage(kChannel, Message(3));
+  EXPECT_EQ(Numbers(), (std::vector<std::int64_t>{1, 3}));
+  EXPECT_EQ(delivered_[1].sequence, 3) << "the skip tells clients to resynchronise";
+}
+
+// Each read of the outbox is counted once, by how it ended, and so are the updates it delivered.
+TEST_F(UpdateFeedTest, CatchUpReadsAreCountedByOutcome) {
+  auto reads = [](CatchUpOutcome outcome) {
+    return WsMetrics().catch_up_reads_total[static_cast<std::size_t>(outcome)];
+  };
+  const std::uint64_t ok = reads(CatchUpOutcome::kOk);
+  const std::uint64_t error = reads(CatchUpOutcome::kError);
+  const std::uint64_t pruned = reads(CatchUpOutcome::kPruned);
+  const std::uint64_t updates = WsMetrics().catch_up_updates_total;
+  feed_.OnSubscribed();  // the first subscription reads only where the outbox stands
+  outbox_.Append(1);
+  feed_.OnMessage(kChannel, Message(1));
+  for (std::int64_t id : {2, 3, 4}) outbox_.Append(id);
+  feed_.OnMessage(kChannel, Message(4));  // 2 and 3 read from the outbox
+  EXPECT_EQ(reads(CatchUpOutcome::kOk), ok + 1);
+  EXPECT_EQ(WsMetrics().catch_up_updates_total, updates + 2);
+  for (std::int64_t id : {5, 6}) outbox_.Append(id);
+  outbox_.down = true;
+  feed_.OnMessage(kChannel, Message(6));
+  EXPECT_EQ(reads(CatchUpOutcome::kError), error + 1);
+  outbox_.down = false;
+  for (std::int64_t id : {7, 8}) outbox_.Append(id);
+  outbox_.rows.erase(7);
+  feed_.OnMessage(kChannel, Message(8));
+  EXPECT_EQ(reads(CatchUpOutcome::kPruned), pruned + 1);
+  EXPECT_EQ(reads(CatchUpOutcome::kOk), ok + 1);
+  EXPECT_EQ(WsMetrics().catch_up_updates_total, updates + 2);
+  EXPECT_EQ(Numbers(), (std::vector<std::int64_t>{1, 2, 3, 4, 6, 8}));
+}
+
 TEST_F(UpdateFeedTest, AResetDatabaseIsFollowedInItsNewEpoch) {
   feed_.OnSubscribed();
   for (std::int64_t id : {1, 2, 3}) {

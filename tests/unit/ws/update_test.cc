@@ -19,6 +19,17 @@ TEST(ParseUpdateTest, ReadsAnObjectAndThePublisherSequence) {
   EXPECT_EQ(update->publisher_sequence, 41);
 }
 
+TEST(ParseUpdateTest, ReadsWhenThePublisherAppendedIt) {
+  Result<PublishedUpdate> update =
+      ParseUpdate(R"({"sequence":41,"appendedAt":1795253401250000,"nodes":[]})", kLimit);
+  ASSERT_TRUE(update.ok());
+  EXPECT_EQ(update->appended_unix_us, 1795253401250000);
+  // Not an integer: not said.
+  update = ParseUpdate(R"({"sequence":41,"appendedAt":"yesterday"})", kLimit);
+  ASSERT_TRUE(update.ok());
+  EXPECT_FALSE(update->appended_unix_us.has_value());
+}
+
 TEST(ParseUpdateTest, ASequenceThatIsNotAnIntegerIsNotOne) {
   Result<PublishedUpdate> update = ParseUpdate(R"({"nodes":[],"sequence":"41"})", kLimit);
   ASSERT_TRUE(update.ok());
