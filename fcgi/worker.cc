@@ -1,18 +1,23 @@
 #include "fcgi/worker.h"
 
-#include <fcgiapp.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
-#include <sys/random.h>
-
+#include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <csignal>
-#include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <list>
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,44 +25,114 @@
 #include "core/log.h"
 #include "core/telemetry.h"
 #include "daemon/signals.h"
+#include "fcgi/fastcgi_record.h"
 #include "fcgi/routes.h"
 
 namespace netgraph::fcgi {
 namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
-int g_listen_fd = -1;
-int g_unlistening_fd = -1;
 
-// php-fpm's trick: put a socket that is not listening where the listening socket was, so an
-// accept() blocked in libfcgi (restarted after this handler, SA_RESTART) fails at once and the loop
-// ends, while a request in progress completes.
-void OnStop(int) {
-  g_stop = 1;
-  ::dup2(g_unlistening_fd, g_listen_fd);
-}
+void OnStop(int) { g_stop = 1; }
 
-void InstallHandlers(int listen_fd) {
-  g_listen_fd = listen_fd;
-  g_unlistening_fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  daemon::HandleSignals({SIGTERM, SIGINT, SIGQUIT}, OnStop, daemon::AfterSignal::kResume);
-  // Installed before FCGX_Init, which then leaves them alone (it only replaces default handlers).
+// The stop signals stay blocked except inside ppoll(2): a stop that comes while a request runs is
+// seen when the worker next waits, and one that comes while it waits ends the wait at once.
+sigset_t InstallHandlers() {
+  daemon::HandleSignals({SIGTERM, SIGINT, SIGQUIT}, OnStop, daemon::AfterSignal::kInterrupt);
   daemon::IgnoreSignals({SIGPIPE, SIGHUP, SIGUSR1});
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  for (int signal : {SIGTERM, SIGINT, SIGQUIT}) sigaddset(&stop_signals, signal);
+  sigset_t waiting;
+  ::sigprocmask(SIG_BLOCK, &stop_signals, &waiting);
+  for (int signal : {SIGTERM, SIGINT, SIGQUIT}) sigdelset(&waiting, signal);
+  return waiting;
 }
 
-std::string_view Param(const FCGX_Request& request, const char* name) {
-  const char* value = FCGX_GetParam(name, request.envp);
-  return value == nullptr ? std::string_view() : std::string_view(value);
+// Writes all of `segments` to the non-blocking socket `fd`, waiting for room as needed (a peer that
+// never reads is the master's request deadline's to end). False when the connection failed.
+bool WriteAll(int fd, std::vector<iovec>& segments) {
+  iovec* next = segments.data();
+  std::size_t left = segments.size();
+  while (left > 0) {
+    const int count = static_cast<int>(std::min<std::size_t>(left, IOV_MAX));
+    const ssize_t written = ::writev(fd, next, count);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN) return false;
+      pollfd wait = {fd, POLLOUT, 0};
+      if (::poll(&wait, 1, -1) < 0 && errno != EINTR) return false;
+      continue;
+    }
+    std::size_t done = static_cast<std::size_t>(written);
+    while (left > 0 && done >= next->iov_len) {
+      done -= next->iov_len;
+      ++next;
+      --left;
+    }
+    if (left > 0) {
+      next->iov_base = static_cast<char*>(next->iov_base) + done;
+      next->iov_len -= done;
+    }
+  }
+  return true;
 }
 
-void Write(FCGX_Request& request, const HttpResponse& response) {
-  std::string head = "Status: " + std::to_string(response.status) + " ";
+bool WriteAll(int fd, std::string_view bytes) {
+  std::vector<iovec> segments = {{const_cast<char*>(bytes.data()), bytes.size()}};
+  return WriteAll(fd, segments);
+}
+
+// The response's CGI header block (FastCGI's Status line, then the headers).
+std::string Head(const HttpResponse& response) {
+  std::string head;
+  head.reserve(256);
+  char status[4];
+  head.append("Status: ");
+  auto [status_end, ignored] = std::to_chars(status, status + sizeof(status), response.status);
+  head.append(status, status_end).push_back(' ');
   head.append(ReasonPhrase(response.status)).append("\r\n");
   for (const auto& [name, value] : response.headers)
     head.append(name).append(": ").append(value).append("\r\n");
   head.append("\r\n");
-  FCGX_PutStr(head.data(), static_cast<int>(head.size()), request.out);
-  FCGX_PutStr(response.body.data(), static_cast<int>(response.body.size()), request.out);
+  return head;
+}
+
+// The request as the handlers see it (views of `request`). Like CGI, the first of repeated
+// parameters counts.
+HttpRequest ToHttp(const fastcgi::Request& request, std::string_view* request_id,
+                   std::string_view* content_length) {
+  HttpRequest http;
+  std::string_view script_name;
+  auto first = [](std::string_view* field, std::string_view value) {
+    if (field->data() == nullptr) *field = value.data() == nullptr ? std::string_view("") : value;
+  };
+  for (const auto& [name, value] : request.params) {
+    if (name == "REQUEST_METHOD") {
+      first(&http.method, value);
+    } else if (name == "DOCUMENT_URI") {
+      first(&http.path, value);
+    } else if (name == "SCRIPT_NAME") {
+      first(&script_name, value);
+    } else if (name == "QUERY_STRING") {
+      first(&http.query_string, value);
+    } else if (name == "CONTENT_TYPE") {
+      first(&http.content_type, value);
+    } else if (name == "CONTENT_LENGTH") {
+      first(content_length, value);
+    } else if (name == "HTTP_ACCEPT") {
+      http.has_accept = true;
+      first(&http.accept, value);
+    } else if (name == "HTTP_AUTHORIZATION") {
+      first(&http.authorization, value);
+    } else if (name == "HTTP_ORIGIN") {
+      first(&http.origin, value);
+    } else if (name == "REQUEST_ID") {
+      first(request_id, value);
+    }
+  }
+  if (http.path.empty()) http.path = script_name;
+  return http;
 }
 
 // nginx's $request_id (32 hex digits) when it passed one that is plainly an id; else a new one of
@@ -130,45 +205,41 @@ nlohmann::json Describe(std::string_view method, std::string_view path,
   return line;
 }
 
-// Answers `request` and finishes it (FCGX_Finish_r), then accounts for it.
-void Serve(FCGX_Request& request, api::Service& service, const WorkerOptions& worker) {
+// Answers `request` on connection `fd`, then accounts for it. False when the answer could not be
+// written: the connection is then closed.
+bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
+           const WorkerOptions& worker) {
   const GraphQLHttpOptions& options = worker.http;
   const auto start = std::chrono::steady_clock::now();
   // Only the slow log reads the profile.
   if (worker.slow_request.count() > 0) telemetry::RequestProfile::Begin();
-  HttpRequest http;
-  http.method = Param(request, "REQUEST_METHOD");
-  http.path = Param(request, "DOCUMENT_URI");
-  if (http.path.empty()) http.path = Param(request, "SCRIPT_NAME");
-  http.query_string = Param(request, "QUERY_STRING");
-  http.content_type = Param(request, "CONTENT_TYPE");
-  http.has_accept = FCGX_GetParam("HTTP_ACCEPT", request.envp) != nullptr;
-  http.accept = Param(request, "HTTP_ACCEPT");
-  http.authorization = Param(request, "HTTP_AUTHORIZATION");
-  http.origin = Param(request, "HTTP_ORIGIN");
-  const std::string request_id = RequestId(Param(request, "REQUEST_ID"));
+  std::string_view given_id;
+  std::string_view length_text;
+  HttpRequest http = ToHttp(request, &given_id, &length_text);
+  const std::string request_id = RequestId(given_id);
   Scoreboard* scoreboard = worker.scoreboard;
   if (scoreboard != nullptr) scoreboard->BeginRequest(http.path, request_id);
 
-  std::string length_text(Param(request, "CONTENT_LENGTH"));
-  char* end = nullptr;
-  unsigned long long length =
-      length_text.empty() ? 0 : std::strtoull(length_text.c_str(), &end, 10);
-  if (!length_text.empty() && *end != '\0') length = options.max_body_bytes + 1;
-  if (length > options.max_body_bytes) {
+  unsigned long long length = 0;
+  if (!length_text.empty()) {
+    const auto [end, error] =
+        std::from_chars(length_text.data(), length_text.data() + length_text.size(), length);
+    if (error != std::errc() || end != length_text.data() + length_text.size())
+      length = options.max_body_bytes + 1;
+  }
+  if (length > options.max_body_bytes || request.body_too_large) {
     HttpResponse response = ErrorResponse(
         413, "Request body exceeds " + std::to_string(options.max_body_bytes) + " bytes");
     response.SetHeader("X-Request-Id", request_id);
-    Write(request, response);
-    FCGX_Finish_r(&request);
+    const std::string head = Head(response);
+    fastcgi::ResponseFrames frames(request.id, {head, response.body});
+    const bool written = WriteAll(fd, frames.segments());
     if (scoreboard != nullptr) scoreboard->EndRequest(nullptr);
     telemetry::RequestProfile::End();
-    return;
+    return written;
   }
-  std::string body(length, '\0');
-  int read = length == 0 ? 0 : FCGX_GetStr(body.data(), static_cast<int>(length), request.in);
-  body.resize(static_cast<std::size_t>(read < 0 ? 0 : read));
-  http.body = body;
+  // Like CGI, the body is CONTENT_LENGTH bytes of what came.
+  http.body = std::string_view(request.body).substr(0, length);
 
   GraphQLTrace trace;
   if (scoreboard != nullptr) {
@@ -188,13 +259,13 @@ void Serve(FCGX_Request& request, api::Service& service, const WorkerOptions& wo
     response = ErrorResponse(500, "Internal server error");
   }
   response.SetHeader("X-Request-Id", request_id);
-  Write(request, response);
-  const std::chrono::nanoseconds duration = std::chrono::steady_clock::now() - start;
-  // The request's parameters (which `http` views) go with FCGX_Finish_r.
-  const std::string method(http.method);
-  const std::string path(http.path);
+  const std::string head = Head(response);
+  fastcgi::ResponseFrames frames(request.id, {head, response.body});
   // The response goes to nginx now; counting and logging it does not delay the client.
-  FCGX_Finish_r(&request);
+  const bool written = WriteAll(fd, frames.segments());
+  const std::chrono::nanoseconds duration = std::chrono::steady_clock::now() - start;
+  const std::string_view method = http.method;
+  const std::string_view path = http.path;
 
   const bool graphql = path == "/graphql" && method != "OPTIONS";
   if (scoreboard != nullptr) {
@@ -244,26 +315,149 @@ void Serve(FCGX_Request& request, api::Service& service, const WorkerOptions& wo
     }
   }
   telemetry::RequestProfile::End();
+  return written;
+}
+
+// One connection from nginx (kept alive across requests) and what has arrived on it.
+struct Connection {
+  Connection(int socket, fastcgi::Limits limits) : fd(socket), assembler(limits) {}
+  int fd;
+  std::string input;
+  fastcgi::RequestAssembler assembler;
+  bool ready = false;  // assembler holds a complete request
+};
+
+// Reads what `connection` has and assembles it, sending any replies the protocol asks for. False
+// when the connection is over: closed by the peer, failed, or broke the protocol.
+bool Receive(Connection& connection) {
+  constexpr std::size_t kReadBytes = 64 * 1024;
+  for (int reads = 0; reads < 16; ++reads) {
+    const std::size_t had = connection.input.size();
+    connection.input.resize(had + kReadBytes);
+    const ssize_t got = ::read(connection.fd, connection.input.data() + had, kReadBytes);
+    connection.input.resize(had + static_cast<std::size_t>(got > 0 ? got : 0));
+    if (got == 0) return false;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN) return false;
+      break;
+    }
+    std::string replies;
+    const auto progress = connection.assembler.Consume(connection.input, &replies);
+    if (!replies.empty() && !WriteAll(connection.fd, replies)) return false;
+    if (progress == fastcgi::RequestAssembler::Progress::kFailed) {
+      log::Warn("closing a FastCGI connection: " + std::string(connection.assembler.error()));
+      return false;
+    }
+    if (progress == fastcgi::RequestAssembler::Progress::kReady) {
+      connection.ready = true;
+      break;
+    }
+    if (static_cast<std::size_t>(got) < kReadBytes) break;
+  }
+  return true;
 }
 
 }  // namespace
 
+// Every worker waits on the shared listening socket and on the connections it has accepted, and
+// answers whichever has a complete request, so a kept-alive connection that is idle never holds a
+// worker (libfcgi's loop served one connection until it closed: docs/architecture.md).
 int RunWorker(const WorkerOptions& options, api::Service& service) {
-  InstallHandlers(options.listen_fd);
+  const sigset_t waiting_mask = InstallHandlers();
   if (options.scoreboard != nullptr) options.scoreboard->Attach(SlotState::kIdle);
-  if (FCGX_Init() != 0) {
-    log::Error("FCGX_Init failed");
-    return 1;
-  }
-  FCGX_Request request;
-  FCGX_InitRequest(&request, options.listen_fd, 0);
+  // Shared by all workers, which all wait with poll(2): a worker that loses the race for a new
+  // connection must not block in accept.
+  const int listen_flags = ::fcntl(options.listen_fd, F_GETFL);
+  ::fcntl(options.listen_fd, F_SETFL, listen_flags | O_NONBLOCK);
+  constexpr std::size_t kMaxConnections = 256;
+  fastcgi::Limits limits;
+  limits.max_stdin_bytes = options.http.max_body_bytes;
+  limits.max_connections = static_cast<int>(kMaxConnections);
+
+  std::list<Connection> connections;
+  std::vector<pollfd> waits;
+  std::vector<Connection*> waited;
   long served = 0;
-  while (g_stop == 0 && (options.max_requests == 0 || served < options.max_requests)) {
-    if (FCGX_Accept_r(&request) < 0) break;
-    Serve(request, service, options);  // finishes the request
-    ++served;
+  auto close_connection = [&](std::list<Connection>::iterator at) {
+    ::close(at->fd);
+    return connections.erase(at);
+  };
+  for (;;) {
+    const bool stopping =
+        g_stop != 0 || (options.max_requests != 0 && served >= options.max_requests);
+    if (stopping) {
+      // What has begun is finished; idle connections are closed (nginx opens new ones to the
+      // workers that remain or replace this one).
+      for (auto at = connections.begin(); at != connections.end();) {
+        at = at->ready || at->assembler.in_request() || !at->input.empty() ? std::next(at)
+                                                                           : close_connection(at);
+      }
+      if (connections.empty()) break;
+    }
+    // Serve every connection that has a complete request, one request each, then wait again.
+    bool answered = false;
+    for (auto at = connections.begin(); at != connections.end();) {
+      if (!at->ready) {
+        ++at;
+        continue;
+      }
+      const fastcgi::Request& request = at->assembler.request();
+      const bool kept = Serve(request, at->fd, service, options) && request.keep_connection;
+      ++served;
+      answered = true;
+      at->ready = false;
+      at->assembler.Next();
+      if (!kept) {
+        at = close_connection(at);
+        continue;
+      }
+      // Records already buffered may hold the next request.
+      std::string replies;
+      const auto progress = at->assembler.Consume(at->input, &replies);
+      if ((!replies.empty() && !WriteAll(at->fd, replies)) ||
+          progress == fastcgi::RequestAssembler::Progress::kFailed) {
+        at = close_connection(at);
+        continue;
+      }
+      at->ready = progress == fastcgi::RequestAssembler::Progress::kReady;
+      ++at;
+    }
+    if (answered) continue;
+
+    waits.clear();
+    waited.clear();
+    if (!stopping && connections.size() < kMaxConnections) {
+      waits.push_back({options.listen_fd, POLLIN, 0});
+      waited.push_back(nullptr);
+    }
+    for (Connection& connection : connections) {
+      waits.push_back({connection.fd, POLLIN, 0});
+      waited.push_back(&connection);
+    }
+    if (::ppoll(waits.data(), waits.size(), nullptr, &waiting_mask) < 0) {
+      if (errno == EINTR) continue;
+      log::Error(std::string("worker poll failed: ") + std::strerror(errno));
+      break;
+    }
+    for (std::size_t i = 0; i < waits.size(); ++i) {
+      if (waits[i].revents == 0) continue;
+      if (waited[i] == nullptr) {
+        const int fd = ::accept4(options.listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd >= 0) connections.emplace_back(fd, limits);
+        continue;
+      }
+      if (!Receive(*waited[i])) {
+        for (auto at = connections.begin(); at != connections.end(); ++at) {
+          if (&*at == waited[i]) {
+            close_connection(at);
+            break;
+          }
+        }
+      }
+    }
   }
-  FCGX_Free(&request, 1);
+  for (Connection& connection : connections) ::close(connection.fd);
   log::Debug("worker exits after " + std::to_string(served) + " requests");
   return 0;
 }
