@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -222,7 +224,10 @@ void NoteOutcome(const graphql::ExecutionResult& result, GraphQLTrace* trace) {
       }
     }
   }
-  if (result.data.find("\"success\":false") == std::string::npos) return;
+  // Boyer-Moore-Horspool: std::string::find stops at every quote of the JSON for this needle.
+  static constexpr std::string_view kFailed = "\"success\":false";
+  static const std::boyer_moore_horspool_searcher failed(kFailed.begin(), kFailed.end());
+  if (std::search(result.data.begin(), result.data.end(), failed) == result.data.end()) return;
   nlohmann::json data = nlohmann::json::parse(result.data, nullptr, false);
   if (!data.is_object()) return;
   for (const auto& [field, value] : data.items()) {
