@@ -4,12 +4,14 @@
 // one machine, so the figures are ratios that mean something on any machine.
 //
 //   node bench/http-bench.mjs [--seconds 8] [--rounds 3] [--connections 32] [--nodes 1000]
+//                             [--vouchers 10000]
 //                             [--large 100000] [--json] [--check | --check-gross] [--keep-stack]
 //
 // What it does:
 //   1. brings up a private stack (scripts/stack, run directory .run-bench, ports from
 //      NETGRAPH_BENCH_PORT_BASE, default 19100: stack +0..+2, bench nginx +3..+5, Node peer +6);
-//   2. imports a graph of --nodes nodes and twice as many links (netgraphctl graph import);
+//   2. imports a graph of --nodes nodes and twice as many links (netgraphctl graph import), and
+//      --vouchers claimed vouchers of --vouchers/5 investors (what investmentData sums);
 //   3. starts the Node reference server (bench/reference-server: mercurius + graphql-jit, one process
 //      per pool worker, node-postgres running netgraph's SQL) and one nginx with three servers
 //      (bench/nginx.conf.template);
@@ -33,6 +35,7 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
     nodes: { type: 'string', default: '1000' },
+    vouchers: { type: 'string', default: '10000' },
     large: { type: 'string' },
     json: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
@@ -44,8 +47,10 @@ const seconds = Number(opts.seconds);
 const rounds = Number(opts.rounds);
 const connections = Number(opts.connections);
 const nodeCount = Number(opts.nodes);
+const voucherCount = Number(opts.vouchers);
 const largeCount = opts.large ? Number(opts.large) : null;
-for (const [name, value] of [['seconds', seconds], ['rounds', rounds], ['connections', connections], ['nodes', nodeCount]]) {
+for (const [name, value] of [['seconds', seconds], ['rounds', rounds], ['connections', connections], ['nodes', nodeCount],
+  ['vouchers', voucherCount]]) {
   if (!(value > 0)) usage(`--${name} must be a positive number`);
 }
 if (largeCount !== null && !(largeCount > nodeCount)) usage('--large must exceed --nodes');
@@ -139,6 +144,33 @@ function importGraph(env, from, to) {
     }
     netgraphctl(env, ['graph', 'import', '-'], JSON.stringify({ nodes, links }));
   }
+}
+
+// Claimed vouchers in the current round, five per investor, each investor with one wallet: what
+// investmentData sums. The service keeps those sums as vouchers change (core/store/migrations/
+// 0003_read_costs.sql); the Node peer aggregates every voucher per request, as netgraph did before.
+// Claims are written directly in SQL: this sets up data, it does not measure claiming. Tops the
+// batch up to --vouchers, so a stack kept from an earlier run is not loaded twice.
+function loadInvestors(env, count) {
+  const sql = (text) => execFileSync('psql', [env.DATABASE_URL, '-qtA', '-v', 'ON_ERROR_STOP=1', '-c', text],
+    { encoding: 'utf8' }).trim();
+  const have = Number(sql("SELECT count(*) FROM vouchers WHERE batch = 'bench'"));
+  for (let left = count - have; left > 0; left -= 10000) {
+    netgraphctl(env, ['vouchers', 'issue', '--amount', '100', '--count', String(Math.min(left, 10000)), '--batch', 'bench']);
+  }
+  const investors = Math.max(1, Math.ceil(count / 5));
+  sql(`INSERT INTO users (idp_did) SELECT 'did:netgraph:bench-' || g FROM generate_series(1, ${investors}) g
+         ON CONFLICT DO NOTHING;
+       INSERT INTO wallets (address, user_id)
+         SELECT 'Bench' || translate(lpad(u.id::text, 32, '1'), '0', 'z'), u.id FROM users u
+         WHERE u.idp_did LIKE 'did:netgraph:bench-%' ON CONFLICT DO NOTHING;
+       WITH v AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM vouchers
+                  WHERE batch = 'bench' AND status = 'AVAILABLE'),
+            w AS (SELECT address, user_id, row_number() OVER (ORDER BY user_id) AS n FROM wallets
+                  WHERE address LIKE 'Bench%')
+       UPDATE vouchers SET status = 'CLAIMED', user_id = w.user_id, wallet_address = w.address,
+                           claimed_at = now()
+       FROM v JOIN w ON w.n = v.n % (SELECT count(*) FROM w) + 1 WHERE vouchers.id = v.id`);
 }
 
 function childrenOf(pid) {
@@ -352,6 +384,8 @@ async function main() {
   const workers = Number(env.NETGRAPH_WORKERS ?? os.availableParallelism());
   log(`bench: importing ${nodeCount} nodes and ${2 * nodeCount} links`);
   importGraph(env, 0, nodeCount);
+  log(`bench: ${voucherCount} claimed vouchers, five per investor`);
+  loadInvestors(env, voucherCount);
   const token = netgraphctl(env, ['token', 'mint', '--sub', 'did:netgraph:demo-investor', '--ttl', '86400']).trim();
 
   const groups = {
@@ -445,7 +479,7 @@ async function main() {
     kernel: os.release(),
     node: process.version,
   };
-  const report = { machine, settings: { seconds, rounds, connections, nodes: nodeCount, large: largeCount, workers }, results, figures, verdicts };
+  const report = { machine, settings: { seconds, rounds, connections, nodes: nodeCount, vouchers: voucherCount, large: largeCount, workers }, results, figures, verdicts };
   if (opts.json) {
     console.log(JSON.stringify(report, null, 2));
   } else {
@@ -459,7 +493,7 @@ function printReport({ machine, settings, results, verdicts }) {
   const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   console.log(`\nmachine: ${machine.cpus} × ${machine.model}, ${machine.memory_gib} GiB, Linux ${machine.kernel}, Node ${machine.node}`);
   console.log(`wrk -t1 -c${settings.connections}, ${settings.seconds} s, median of ${settings.rounds} interleaved rounds; ` +
-    `graph ${settings.nodes} nodes / ${2 * settings.nodes} links; ${settings.workers} pool workers, ${settings.workers} Node processes\n`);
+    `graph ${settings.nodes} nodes / ${2 * settings.nodes} links; ${settings.vouchers} claimed vouchers; ${settings.workers} pool workers, ${settings.workers} Node processes\n`);
   console.log('| document / server | req/s | p50 ms | p99 ms | CPU µs/req nginx | server | PostgreSQL |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const [key, r] of Object.entries(results)) {
