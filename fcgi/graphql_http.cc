@@ -90,6 +90,18 @@ struct GraphQLParams {
   nlohmann::json variables;  // null or an object
 };
 
+// The read cache's key for the whole answer to `params` (fcgi/graphql_http.cc keeps public ones):
+// everything the answer depends on besides the data, with an operation name given as empty told
+// from none given.
+std::string AnswerKey(const GraphQLParams& params) {
+  std::string key = "answer\n";
+  key += params.query;
+  key += params.operation_name ? "\n+" + *params.operation_name : std::string("\n-");
+  key += '\n';
+  if (!params.variables.is_null()) key += params.variables.dump();
+  return key;
+}
+
 // Checks the request's parameters into `params`; an error's message is the 400's.
 Status ReadParams(const nlohmann::json& body, GraphQLParams* params) {
   if (!body.is_object()) return Status::InvalidArgument("JSON body must be an object");
@@ -297,12 +309,17 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
   std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(params.query);
   std::optional<std::string_view> operation_name;
   if (params.operation_name) operation_name = *params.operation_name;
+  std::optional<graphql::OperationSummary> described;
+  const std::optional<graphql::OperationSummary>* operation = &described;
   if (trace != nullptr) {
     trace->prepare = std::chrono::steady_clock::now() - prepare_start;
     trace->document = document;
     trace->operation = document->Describe(operation_name);
     trace->operation_name = params.operation_name;
+    operation = &trace->operation;
     if (trace->on_operation) trace->on_operation(*trace);
+  } else {
+    described = document->Describe(operation_name);
   }
   if (is_get && document->valid() &&
       document->OperationTypeFor(operation_name) == graphql::OperationType::kMutation) {
@@ -325,17 +342,37 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
   execute.context = scope.get();
   execute.subscription_refusal = kSubscriptionOverHttp;
   const auto execute_start = std::chrono::steady_clock::now();
-  graphql::ExecutionResult result = engine.Execute(*document, execute);
+  graphql::ExecutionResult result;
+  HttpResponse response;
+  // An anonymous query of public reads only: its whole answer, as bytes, is kept in the read cache
+  // beside the answers of its fields and is valid exactly as long as they are (read_cache.h), so
+  // a repeated public read skips execution and serialisation too. Answers with errors are not kept.
+  if (request.authorization.empty() && service.read_cache().enabled() && operation->has_value() &&
+      api::Service::AnsweredFromReadCache(**operation)) {
+    Result<graphql::Value> kept = service.read_cache().Get(
+        AnswerKey(params), api::ReadCache::Clock::now(), [&]() -> Result<api::ReadCache::Fresh> {
+          result = engine.Execute(*document, execute);
+          if (!result.has_data || !result.errors.empty()) {
+            return Status::FailedPrecondition("an answer with errors is not kept");
+          }
+          return api::ReadCache::Fresh{graphql::Value::String(result.Body()), std::nullopt};
+        });
+    if (kept.ok()) {
+      response.body = kept->as_string();
+      result.has_data = true;
+    }
+  } else {
+    result = engine.Execute(*document, execute);
+  }
+  if (response.body.empty()) response.body = result.Body();
   if (trace != nullptr) {
     trace->execute = std::chrono::steady_clock::now() - execute_start;
     NoteOutcome(result, trace);
   }
 
-  HttpResponse response;
   response.status = result.has_data || *media_type == ResponseMediaType::kJson ? 200 : 400;
   response.SetHeader("Content-Type", ContentType(*media_type));
   response.SetHeader("Cache-Control", "no-store");
-  response.body = result.Body();
   return response;
 }
 

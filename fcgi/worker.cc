@@ -14,6 +14,7 @@
 #include <cstring>
 #include <exception>
 #include <list>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -320,12 +321,31 @@ bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
 
 // One connection from nginx (kept alive across requests) and what has arrived on it.
 struct Connection {
-  Connection(int socket, fastcgi::Limits limits) : fd(socket), assembler(limits) {}
+  Connection(int socket, fastcgi::Limits limits)
+      : fd(socket), assembler(limits), arriving_since(std::chrono::steady_clock::now()) {}
   int fd;
   std::string input;
   fastcgi::RequestAssembler assembler;
   bool ready = false;  // assembler holds a complete request
+  // A request is on its way (the connection is new, or part of a request has come) since then.
+  bool arriving = true;
+  std::chrono::steady_clock::time_point arriving_since;
+
+  void NoteProgress() {
+    if (ready) {
+      arriving = false;
+    } else if (!arriving && !input.empty()) {
+      arriving = true;
+      arriving_since = std::chrono::steady_clock::now();
+    }
+  }
 };
+
+// While one of its connections is in the middle of a request, a worker leaves new connections to
+// the others (as libfcgi's loop did, which read a whole request before accepting again), so that
+// requests that arrive together are spread over idle workers. A request that takes longer than
+// this to arrive stops holding new connections back.
+constexpr std::chrono::milliseconds kArrivalGrace{2000};
 
 // Reads what `connection` has and assembles it, sending any replies the protocol asks for. False
 // when the connection is over: closed by the peer, failed, or broke the protocol.
@@ -356,6 +376,7 @@ bool Receive(Connection& connection) {
     }
     if (static_cast<std::size_t>(got) < kReadBytes) break;
   }
+  connection.NoteProgress();
   return true;
 }
 
@@ -422,13 +443,24 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
         continue;
       }
       at->ready = progress == fastcgi::RequestAssembler::Progress::kReady;
+      at->NoteProgress();
       ++at;
     }
     if (answered) continue;
 
     waits.clear();
     waited.clear();
-    if (!stopping && connections.size() < kMaxConnections) {
+    const auto now = std::chrono::steady_clock::now();
+    std::optional<std::chrono::steady_clock::duration>
+        hold_back;  // how long, while a request arrives
+    for (const Connection& connection : connections) {
+      const auto left = connection.arriving_since + kArrivalGrace - now;
+      if (connection.arriving && left > std::chrono::steady_clock::duration::zero() &&
+          (!hold_back || left < *hold_back)) {
+        hold_back = left;
+      }
+    }
+    if (!stopping && connections.size() < kMaxConnections && !hold_back) {
       waits.push_back({options.listen_fd, POLLIN, 0});
       waited.push_back(nullptr);
     }
@@ -436,7 +468,14 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
       waits.push_back({connection.fd, POLLIN, 0});
       waited.push_back(&connection);
     }
-    if (::ppoll(waits.data(), waits.size(), nullptr, &waiting_mask) < 0) {
+    timespec hold_back_time{};
+    if (hold_back) {
+      const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(*hold_back);
+      hold_back_time.tv_sec = static_cast<time_t>(nanoseconds.count() / 1000000000);
+      hold_back_time.tv_nsec = static_cast<long>(nanoseconds.count() % 1000000000);
+    }
+    if (::ppoll(waits.data(), waits.size(), hold_back ? &hold_back_time : nullptr, &waiting_mask) <
+        0) {
       if (errno == EINTR) continue;
       log::Error(std::string("worker poll failed: ") + std::strerror(errno));
       break;

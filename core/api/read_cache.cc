@@ -32,6 +32,10 @@ void ReadCache::Evict(std::vector<Entry>::iterator entry) {
   entries_.erase(entry);
 }
 
+void ReadCache::NoteUsed(const std::optional<Clock::time_point>& valid_until) {
+  if (valid_until && (!used_until_ || *valid_until < *used_until_)) used_until_ = valid_until;
+}
+
 Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point now,
                                       const std::function<Result<Fresh>()>& read) {
   if (!enabled()) {
@@ -51,12 +55,25 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
     if (!found->valid_until || now < *found->valid_until) {
       found->last_used = ++uses_;
       telemetry::Add(telemetry::Counter::kReadCacheHits);
+      NoteUsed(found->valid_until);
       return found->value;
     }
     Evict(found);
   }
   telemetry::Add(telemetry::Counter::kReadCacheMisses);
-  NETGRAPH_ASSIGN_OR_RETURN(Fresh fresh, read());
+  // What the answers used inside this read allow, then what this answer allows its own reader.
+  const std::optional<Clock::time_point> outer_used_until =
+      std::exchange(used_until_, std::nullopt);
+  Result<Fresh> read_result = read();
+  std::optional<Clock::time_point> inner_used_until = std::exchange(used_until_, outer_used_until);
+  NETGRAPH_ASSIGN_OR_RETURN(Fresh fresh, std::move(read_result));
+  if (inner_used_until && (!fresh.valid_until || *inner_used_until < *fresh.valid_until)) {
+    fresh.valid_until = inner_used_until;
+  }
+  NoteUsed(fresh.valid_until);
+  // An answer used inside found a newer generation (and dropped the entries of this one): this
+  // answer may mix data from both, so it is handed out but not kept.
+  if (entries_generation_ != generation) return std::move(fresh.value);
   const std::size_t bytes = ApproximateBytes(fresh.value);
   if (bytes > max_bytes_) return std::move(fresh.value);
   while (!entries_.empty() && (entries_.size() >= max_entries_ || bytes_ + bytes > max_bytes_)) {

@@ -63,6 +63,10 @@ class ReadCache {
 
   // The answer for `key`: from memory when it was read at the current generation and is still
   // valid at `now`, otherwise from `read`, kept when it succeeds. Errors are never kept.
+  //
+  // `read` may itself Get other answers (a whole GraphQL answer built from the answers of its
+  // fields): the outer answer is then valid only until the earliest instant any answer it used
+  // is, and it is not kept when an answer it used was read at a newer generation than its own.
   Result<graphql::Value> Get(std::string_view key, Clock::time_point now,
                              const std::function<Result<Fresh>()>& read);
 
@@ -83,6 +87,8 @@ class ReadCache {
   };
 
   void Evict(std::vector<Entry>::iterator entry);
+  // Narrows used_until_ to `valid_until` (an answer handed out to whoever reads an outer one).
+  void NoteUsed(const std::optional<Clock::time_point>& valid_until);
 
   std::size_t max_entries_;
   std::size_t max_bytes_;
@@ -90,6 +96,8 @@ class ReadCache {
   DataGeneration* generation_ = nullptr;
   std::uint64_t entries_generation_ = 0;  // every entry was read at this generation
   std::uint64_t uses_ = 0;
+  // The earliest valid_until of the answers handed out since the innermost running read began.
+  std::optional<Clock::time_point> used_until_;
   std::vector<Entry> entries_;
 };
 

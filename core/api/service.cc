@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -21,15 +22,24 @@ namespace {
 // A flood of bad tokens writes about two lines a minute per process (core/throttled_log.h).
 constexpr std::chrono::seconds kRejectionLogInterval{60};
 
-// Distinct public answers a process keeps (networkGraph per limit, and investmentData) and the
-// memory they may hold: a pool worker must stay small (32 MiB RSS, issue 11) and a
-// networkGraph(limit: 1000) answer holds about 1.4 MB, a limit: 100 one about 140 KB.
-constexpr std::size_t kReadCacheEntries = 16;
+// Distinct public answers a process keeps (networkGraph per limit, investmentData, and the whole
+// answers of anonymous public queries: fcgi/graphql_http.cc) and the memory they may hold: a pool
+// worker must stay small (32 MiB RSS, issue 11) and a networkGraph(limit: 1000) answer holds about
+// 1.4 MB, a limit: 100 one about 140 KB (its whole answer as text, about 7 KB).
+constexpr std::size_t kReadCacheEntries = 64;
 constexpr std::size_t kReadCacheBytes = 4 * 1024 * 1024;
 
 }  // namespace
 
 std::string_view ServiceSchema() { return EmbeddedSchema().front().content; }
+
+bool Service::AnsweredFromReadCache(const graphql::OperationSummary& operation) {
+  if (operation.type != graphql::OperationType::kQuery) return false;
+  return std::all_of(
+      operation.root_fields.begin(), operation.root_fields.end(), [](std::string_view field) {
+        return field == "networkGraph" || field == "investmentData" || field == "__typename";
+      });
+}
 
 Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   ServiceConfig config;

@@ -111,6 +111,11 @@ class Service {
   // always read the database.
   void UseDataGeneration(DataGeneration* generation);
   ReadCache& read_cache() { return read_cache_; }
+  // Whether the whole answer to `operation` comes from read_cache(): a query whose root fields are
+  // all networkGraph, investmentData or __typename (core/api/resolvers.cc). Asked without a token,
+  // such a query's answer then depends only on its text, its variables and the data, so the
+  // caller may keep the answer's bytes in read_cache() as well (fcgi/graphql_http.cc does).
+  static bool AnsweredFromReadCache(const graphql::OperationSummary& operation);
   // Called once a change of the public data has committed, before the caller learns of it: every
   // process sharing the generation then reads the database again.
   void NoteDataChanged();

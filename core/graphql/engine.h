@@ -104,8 +104,8 @@ struct EngineOptions {
 };
 
 // What an operation is, for logs, metrics and the pool's status page: its type, its name (empty
-// when anonymous) and the names of its root fields (not aliases; those inside inline fragments
-// included, those behind named fragment spreads not). Views into the document.
+// when anonymous) and the names of its root fields (not aliases; those inside inline fragments and
+// named fragments included, @skip and @include not applied). Views into the document.
 struct OperationSummary {
   OperationType type = OperationType::kQuery;
   std::string_view name;

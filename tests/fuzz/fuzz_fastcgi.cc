@@ -1,7 +1,7 @@
-// What a pool worker reads from its FastCGI connections (fcgi/fastcgi_record.h). Only the web server
-// should reach the socket, but a worker must not be the weak point if something else does. Input:
-// the first byte chooses how the rest arrives (its size modulo 64, plus one, is the size of each
-// read); the rest is the byte stream.
+// What a pool worker reads from its FastCGI connections (fcgi/fastcgi_record.h). Only the web
+// server should reach the socket, but a worker must not be the weak point if something else does.
+// Input: the first byte chooses how the rest arrives (its size modulo 64, plus one, is the size of
+// each read); the rest is the byte stream.
 //
 // Checked for every input:
 //  - consuming it never crashes, and what is held stays within the limits (parameters, body);
@@ -53,10 +53,12 @@ std::string Describe(const Request& request) {
 void CheckLimits(const Request& request) {
   if (request.params_stream.size() > kLimits.max_params_bytes)
     Fail("PARAMS held beyond their limit", request.params_stream);
-  if (request.body.size() > kLimits.max_stdin_bytes) Fail("body held beyond its limit", request.body);
+  if (request.body.size() > kLimits.max_stdin_bytes)
+    Fail("body held beyond its limit", request.body);
 }
 
-// Encodes `request` as a web server would send it and consumes that: the same request must come out.
+// Encodes `request` as a web server would send it and consumes that: the same request must come
+// out.
 void CheckRoundTrip(const Request& request) {
   std::string stream;
   for (const auto& [name, value] : request.params) AppendNameValuePair(&stream, name, value);
@@ -115,6 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
   const std::string_view data(reinterpret_cast<const char*>(bytes + 1), size - 1);
   const std::string whole = Transcript(data, data.size() + 1, /*check=*/true);
   const std::string pieces = Transcript(data, piece, /*check=*/false);
-  if (whole != pieces) Fail("the stream read in pieces gave another result", whole + "---\n" + pieces);
+  if (whole != pieces)
+    Fail("the stream read in pieces gave another result", whole + "---\n" + pieces);
   return 0;
 }

@@ -4,6 +4,7 @@
 // a change made by another pool or by netgraphctl is seen within the freshness bound.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { netgraphctl, runDir, waitFor } from '../support/stack.mjs';
@@ -127,6 +128,33 @@ async function delayUntil(socket, query, seen, since) {
   });
   return performance.now() - since;
 }
+
+test('an answer that changes with time alone is read again at that instant, whole answers included', async (t) => {
+  const workers = 2;
+  const pool = await startPool(t, 'read-cache-time', {}, { workers });
+  const before = (await data(pool.socket, INVESTMENT)).investmentData;
+  const name = `timed-${process.pid}-${Date.now()}`;
+  // A round that opens in 3 s and closes 5 s later: the insert itself is announced (and seen at
+  // once), the opening and the closing are not: no row changes then.
+  execFileSync('psql', [process.env.DATABASE_URL, '-qc', `INSERT INTO rounds (name, price, target, opens_at, closes_at)
+    VALUES ('${name}', 0.07, 1000, now() + interval '3 seconds', now() + interval '8 seconds')`]);
+  // Every worker keeps an answer read after the insert, still without the round.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  for (const body of await onEveryWorker(pool.socket, workers, INVESTMENT)) {
+    assert.equal(JSON.parse(body).data.investmentData.currentRound, before.currentRound, body);
+  }
+  await delayUntil(pool.socket, INVESTMENT, (d) => d.investmentData.currentRound === name, performance.now());
+  for (const body of await onEveryWorker(pool.socket, workers, INVESTMENT)) {
+    const { investmentData } = JSON.parse(body).data;
+    assert.equal(investmentData.currentRound, name, body);
+    assert.equal(investmentData.currentPrice, 0.07, body);
+  }
+  await delayUntil(pool.socket, INVESTMENT, (d) => d.investmentData.currentRound === before.currentRound,
+    performance.now());
+  for (const body of await onEveryWorker(pool.socket, workers, INVESTMENT)) {
+    assert.equal(JSON.parse(body).data.investmentData.currentRound, before.currentRound, body);
+  }
+});
 
 test('a change by another pool or by netgraphctl graph import reaches every worker within the bound', async (t) => {
   const workers = 2;

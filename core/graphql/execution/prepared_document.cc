@@ -97,12 +97,24 @@ std::optional<OperationType> PreparedDocumentImpl::OperationTypeFor(
 
 namespace {
 
-void CollectRootFields(const ast::SelectionSet& selections, std::vector<std::string_view>* fields) {
+// Each named fragment is entered once: validation rules out cycles, not a fragment spread many
+// times over.
+void CollectRootFields(const ast::SelectionSet& selections, const FragmentMap& fragments,
+                       std::vector<std::string_view>* entered,
+                       std::vector<std::string_view>* fields) {
   for (const ast::Selection* selection : selections.selections) {
     if (const auto* field = selection->As<ast::Field>()) {
       fields->push_back(field->name.value);
     } else if (const auto* fragment = selection->As<ast::InlineFragment>()) {
-      CollectRootFields(*fragment->selection_set, fields);
+      CollectRootFields(*fragment->selection_set, fragments, entered, fields);
+    } else if (const auto* spread = selection->As<ast::FragmentSpread>()) {
+      const auto found = fragments.find(spread->name.value);
+      if (found == fragments.end() ||
+          std::find(entered->begin(), entered->end(), spread->name.value) != entered->end()) {
+        continue;
+      }
+      entered->push_back(spread->name.value);
+      CollectRootFields(*found->second->selection_set, fragments, entered, fields);
     }
   }
 }
@@ -115,7 +127,8 @@ std::optional<OperationSummary> PreparedDocumentImpl::Describe(
   Result<const ast::OperationDefinition*> operation = SelectOperation(operation_name);
   if (!operation.ok()) return std::nullopt;
   OperationSummary summary{(*operation)->operation, (*operation)->name.value, {}};
-  CollectRootFields(*(*operation)->selection_set, &summary.root_fields);
+  std::vector<std::string_view> entered;
+  CollectRootFields(*(*operation)->selection_set, fragments_, &entered, &summary.root_fields);
   return summary;
 }
 

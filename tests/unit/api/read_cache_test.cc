@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
+#include <optional>
 #include <string>
 
 #include "core/telemetry.h"
@@ -136,6 +138,69 @@ TEST_F(ReadCacheTest, ErrorsAreNotKept) {
   });
   EXPECT_FALSE(failed.ok());
   EXPECT_EQ(Get(cache, "a"), "a#1");
+}
+
+// A whole answer built from the answers of its fields (a GraphQL response from networkGraph and
+// investmentData): `inner_until` is when the inner answer "a" stops being valid.
+class NestedReadCacheTest : public ReadCacheTest {
+ protected:
+  std::string GetOuter(
+      ReadCache& cache, ReadCache::Clock::time_point now,
+      std::optional<ReadCache::Clock::time_point> inner_until,
+      const std::function<void()>& before_inner = [] {}) {
+    Result<Value> value = cache.Get("outer", now, [&]() -> Result<ReadCache::Fresh> {
+      ++outer_reads;
+      before_inner();
+      return ReadCache::Fresh{Value::String("[" + Get(cache, "a", inner_until, now) + "]"),
+                              std::nullopt};
+    });
+    EXPECT_TRUE(value.ok());
+    return value.ok() ? value->as_string() : std::string();
+  }
+  int outer_reads = 0;
+};
+
+TEST_F(NestedReadCacheTest, AnAnswerBuiltFromOthersIsValidUntilTheEarliestOfThem) {
+  ReadCache cache(4, 1 << 20);
+  cache.Attach(&generation);
+  const auto until = kNow + seconds(5);
+  EXPECT_EQ(GetOuter(cache, kNow, until), "[a#1]");
+  EXPECT_EQ(GetOuter(cache, kNow + seconds(4), until), "[a#1]");
+  EXPECT_EQ(outer_reads, 1);
+  // The inner answer is due again at `until`, so the outer one is too, though it named no instant.
+  EXPECT_EQ(GetOuter(cache, until, std::nullopt), "[a#2]");
+  EXPECT_EQ(outer_reads, 2);
+}
+
+TEST_F(NestedReadCacheTest, AnOuterAnswerFromMemoryLimitsItsOwnReaderToo) {
+  ReadCache cache(4, 1 << 20);
+  cache.Attach(&generation);
+  const auto until = kNow + seconds(5);
+  EXPECT_EQ(GetOuter(cache, kNow, until), "[a#1]");
+  // A third level reading "outer" from memory learns its instant as well.
+  Result<Value> outermost = cache.Get("outermost", kNow, [&]() -> Result<ReadCache::Fresh> {
+    return ReadCache::Fresh{Value::String(GetOuter(cache, kNow, until)), std::nullopt};
+  });
+  ASSERT_TRUE(outermost.ok());
+  int outermost_reads = 0;
+  Result<Value> later = cache.Get("outermost", until, [&]() -> Result<ReadCache::Fresh> {
+    ++outermost_reads;
+    return ReadCache::Fresh{Value::String("again"), std::nullopt};
+  });
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ(outermost_reads, 1);
+}
+
+TEST_F(NestedReadCacheTest, AnAnswerThatUsedANewerGenerationIsHandedOutButNotKept) {
+  ReadCache cache(4, 1 << 20);
+  cache.Attach(&generation);
+  // A change commits after the outer read began and before its field is read: the outer answer
+  // may mix data from before and after, so it must not be kept under either generation.
+  EXPECT_EQ(GetOuter(cache, kNow, std::nullopt, [&] { generation.Advance(); }), "[a#1]");
+  EXPECT_EQ(GetOuter(cache, kNow, std::nullopt), "[a#1]");
+  EXPECT_EQ(outer_reads, 2) << "read again, though the generation did not move since";
+  EXPECT_EQ(GetOuter(cache, kNow, std::nullopt), "[a#1]");
+  EXPECT_EQ(outer_reads, 2) << "kept once read at one generation";
 }
 
 TEST_F(ReadCacheTest, WithoutAGenerationEveryGetReads) {

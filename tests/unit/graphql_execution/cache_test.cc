@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/graphql/execution/prepared_document.h"
@@ -44,6 +46,20 @@ TEST(DocumentCacheTest, KeepsInvalidDocumentsWithTheirErrors) {
   ASSERT_FALSE(invalid->valid());
   EXPECT_EQ(engine->Prepare("{ c }"), invalid);
   EXPECT_EQ(invalid->OperationTypeFor(std::nullopt), std::nullopt);
+}
+
+// Describe names every root field the operation may select, fragments included: the pool decides
+// from it whether an answer comes from the read cache alone (fcgi/graphql_http.cc).
+TEST(DocumentSummaryTest, NamesTheRootFieldsOfInlineAndNamedFragments) {
+  std::unique_ptr<Engine> engine = MustCreate(kSchema);
+  std::shared_ptr<const PreparedDocument> document = engine->Prepare(
+      "query Q { x: a ... on Query { b { x } } ...F ...F } "
+      "fragment F on Query { ...G } fragment G on Query { __typename }");
+  ASSERT_TRUE(document->valid());
+  std::optional<OperationSummary> summary = document->Describe(std::nullopt);
+  ASSERT_TRUE(summary.has_value());
+  EXPECT_EQ(summary->name, "Q");
+  EXPECT_EQ(summary->root_fields, (std::vector<std::string_view>{"a", "b", "__typename"}));
 }
 
 TEST(DocumentCacheTest, EvictsTheLeastRecentlyUsed) {
