@@ -155,6 +155,20 @@ export class RawSocket {
   close() { this.socket.close(1000); return this.closed; }
 }
 
+// Opens a raw graphql-transport-ws connection with `token` and resolves to what netgraph-ws made of
+// it: 'ack', or the close code.
+export async function connectionOutcome(token) {
+  const socket = new RawSocket();
+  await socket.opened;
+  socket.send({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } });
+  const outcome = await Promise.race([
+    socket.next((m) => m.type === 'connection_ack').then(() => 'ack'),
+    socket.closedWithin(10000).then((closed) => closed.code),
+  ]);
+  if (outcome === 'ack') await socket.close();
+  return outcome;
+}
+
 // Resolves with the first message of `socket` whose update carries `marker` (a next or data).
 export function updateWithMarker(socket, marker, timeoutMs = 10000) {
   return socket.next((m) => (m.type === 'next' || m.type === 'data') &&

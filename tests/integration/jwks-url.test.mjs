@@ -13,7 +13,7 @@ import { graphql, readPid, runDir, waitFor } from '../support/stack.mjs';
 import { claimsFor } from '../support/jwt.mjs';
 import { PORTFOLIO } from '../support/api.mjs';
 import { makeCertificates, signingKey, startJwksServer } from '../support/jwks-server.mjs';
-import { RawSocket } from '../e2e/ws-support.mjs';
+import { connectionOutcome } from '../e2e/ws-support.mjs';
 
 const configFile = path.join(runDir, 'stack.env');
 const original = readFileSync(configFile, 'utf8');
@@ -50,19 +50,6 @@ async function poolAnswers(token, expected, times = 4 * workers) {
   return true;
 }
 
-// 'ack' or netgraph-ws's close code for a graphql-transport-ws connection with `token`.
-async function wsAnswer(token) {
-  const socket = new RawSocket();
-  await socket.opened;
-  socket.send({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } });
-  const outcome = await Promise.race([
-    socket.next((m) => m.type === 'connection_ack').then(() => 'ack'),
-    socket.closedWithin(10000).then((closed) => closed.code),
-  ]);
-  if (outcome === 'ack') await socket.close();
-  return outcome;
-}
-
 const sub = `did:test:jwks-url-${Date.now()}`;
 const first = signingKey(`first-${Date.now()}`);
 const second = signingKey(`second-${Date.now()}`);
@@ -91,31 +78,31 @@ test('keys from the URL: a key newly published there is accepted without a resta
   // The same token before and after: verified once, it sits in each process's verified-token cache.
   const retired = first.sign(claimsFor(sub));
   assert.ok(await poolAnswers(retired, true), 'the URL\'s key works on the pool');
-  assert.equal(await wsAnswer(retired), 'ack', 'and on netgraph-ws');
+  assert.equal(await connectionOutcome(retired), 'ack', 'and on netgraph-ws');
 
   // The provider rotates: the second key replaces the first. Its kid is unknown to every process,
   // which fetches the URL again (at most once a second) and then accepts it.
   server.publish([second], { maxAge: 3600 });
   await waitFor(() => poolAnswers(second.sign(claimsFor(sub)), true),
     { timeoutMs: 30000, intervalMs: 500, what: 'the pool to accept the new key' });
-  await waitFor(async () => await wsAnswer(second.sign(claimsFor(sub))) === 'ack',
+  await waitFor(async () => await connectionOutcome(second.sign(claimsFor(sub))) === 'ack',
     { timeoutMs: 30000, intervalMs: 500, what: 'netgraph-ws to accept the new key' });
   // The first key is gone from the fetched set: its token, verified before with the old set, is
   // checked again and refused.
   assert.ok(await poolAnswers(retired, false), 'the retired key is refused by the pool');
-  assert.equal(await wsAnswer(retired), 4403, 'and by netgraph-ws');
+  assert.equal(await connectionOutcome(retired), 4403, 'and by netgraph-ws');
 });
 
 test('a key dropped from the set is refused once Cache-Control max-age has run out, with no unknown kid involved', async () => {
   server.publish([first, second], { maxAge: 1 });
   await waitFor(() => poolAnswers(first.sign(claimsFor(sub)), true),
     { timeoutMs: 30000, intervalMs: 500, what: 'the pool to fetch both keys' });
-  await waitFor(async () => await wsAnswer(first.sign(claimsFor(sub))) === 'ack',
+  await waitFor(async () => await connectionOutcome(first.sign(claimsFor(sub))) === 'ack',
     { timeoutMs: 30000, intervalMs: 500, what: 'netgraph-ws to fetch both keys' });
   server.publish([second], { maxAge: 1 });
   await waitFor(() => poolAnswers(first.sign(claimsFor(sub)), false),
     { timeoutMs: 30000, intervalMs: 500, what: 'the pool to refresh and refuse the dropped key' });
-  await waitFor(async () => await wsAnswer(first.sign(claimsFor(sub))) === 4403,
+  await waitFor(async () => await connectionOutcome(first.sign(claimsFor(sub))) === 4403,
     { timeoutMs: 30000, intervalMs: 500, what: 'netgraph-ws to refresh and refuse the dropped key' });
   assert.ok(await poolAnswers(second.sign(claimsFor(sub)), true));
 });
@@ -135,7 +122,7 @@ test('while the provider is down or serves garbage, the last good set stays in u
     }
     assert.match(logOf('fcgi'), /fetch failed .*keeping the last good set, 1 key/);
     assert.ok(await poolAnswers(second.sign(claimsFor(sub)), true), `the pool keeps the key (${mode})`);
-    assert.equal(await wsAnswer(second.sign(claimsFor(sub))), 'ack', `netgraph-ws keeps the key (${mode})`);
+    assert.equal(await connectionOutcome(second.sign(claimsFor(sub))), 'ack', `netgraph-ws keeps the key (${mode})`);
   }
   server.misbehave(null);
 });
@@ -157,7 +144,7 @@ test('tokens with unknown kids make each process fetch at most once per minimum 
   let sent = 0;
   while (Date.now() - started < 6000) {
     assert.equal(await acceptedByPool(forged()), false);
-    assert.equal(await wsAnswer(forged()), 4403);
+    assert.equal(await connectionOutcome(forged()), 4403);
     sent += 2;
   }
   // Let a fetch netgraph-ws started last reach the server.

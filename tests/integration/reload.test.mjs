@@ -13,7 +13,7 @@ import { claimsFor, signJwt, tokenFor } from '../support/jwt.mjs';
 import { PORTFOLIO } from '../support/api.mjs';
 import { loadLoop } from '../support/load-loop.mjs';
 import {
-  graphqlWsClient, networkUpdatedQuery, publishUntilReceived, RawSocket, subscribe,
+  connectionOutcome, graphqlWsClient, networkUpdatedQuery, publishUntilReceived, subscribe,
 } from '../e2e/ws-support.mjs';
 
 const configFile = path.join(runDir, 'stack.env');
@@ -111,19 +111,6 @@ test('a bad configuration on reload is refused with a log line and the workers k
   assert.equal(await accepted(tokenFor(`did:test:refused-reload-${Date.now()}`)), true, 'old keys still apply');
 });
 
-// Opens a raw graphql-transport-ws connection with `token`: 'ack' or the close code.
-async function connectWith(token) {
-  const socket = new RawSocket();
-  await socket.opened;
-  socket.send({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } });
-  const outcome = await Promise.race([
-    socket.next((m) => m.type === 'connection_ack').then(() => 'ack'),
-    socket.closedWithin(10000).then((closed) => closed.code),
-  ]);
-  if (outcome === 'ack') await socket.close();
-  return outcome;
-}
-
 test('SIGHUP to netgraph-ws applies the new keys and keeps every subscriber connected', async () => {
   const clients = [];
   const subscriptions = [];
@@ -139,13 +126,13 @@ test('SIGHUP to netgraph-ws applies the new keys and keeps every subscriber conn
 
     const rotated = rotatedKey();
     const sub = `did:test:ws-rotation-${Date.now()}`;
-    assert.equal(await connectWith(tokenFor(sub)), 'ack');
-    assert.equal(await connectWith(rotated.token(sub)), 4403, 'the new key is unknown before the reload');
+    assert.equal(await connectionOutcome(tokenFor(sub)), 'ack');
+    assert.equal(await connectionOutcome(rotated.token(sub)), 4403, 'the new key is unknown before the reload');
 
     configure({ NETGRAPH_JWT_PUBLIC_KEY_FILE: null, NETGRAPH_JWT_JWKS_FILE: rotated.jwks });
     await reload('ws', 'reloaded:');
-    assert.equal(await connectWith(rotated.token(sub)), 'ack', 'new tokens are accepted');
-    assert.equal(await connectWith(tokenFor(sub)), 4403, 'the retired key is refused');
+    assert.equal(await connectionOutcome(rotated.token(sub)), 'ack', 'new tokens are accepted');
+    assert.equal(await connectionOutcome(tokenFor(sub)), 4403, 'the retired key is refused');
 
     // Every subscriber is still there and still fed.
     const counts = subscriptions.map((s) => s.results.length);
