@@ -8,6 +8,15 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 
+# Said plainly up front, rather than as a service in the container that fails to start.
+for port in 80 8080 5432 6379; do
+  if ss -Htln "sport = :$port" | grep -q .; then
+    echo "deploy test: port $port is in use on this host; the container's services need it" >&2
+    ss -Htlnp "sport = :$port" >&2
+    exit 1
+  fi
+done
+
 deb=$(scripts/package | tail -n 1)
 echo "package: $deb"
 
