@@ -54,17 +54,19 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
   if (found != entries_.end()) {
     if (!found->valid_until || now < *found->valid_until) {
       found->last_used = ++uses_;
-      telemetry::Add(telemetry::Counter::kReadCacheHits);
+      if (reads_running_ == 0) telemetry::Add(telemetry::Counter::kReadCacheHits);
       NoteUsed(found->valid_until);
       return found->value;
     }
     Evict(found);
   }
-  telemetry::Add(telemetry::Counter::kReadCacheMisses);
+  if (reads_running_ == 0) telemetry::Add(telemetry::Counter::kReadCacheMisses);
   // What the answers used inside this read allow, then what this answer allows its own reader.
   const std::optional<Clock::time_point> outer_used_until =
       std::exchange(used_until_, std::nullopt);
+  ++reads_running_;
   Result<Fresh> read_result = read();
+  --reads_running_;
   std::optional<Clock::time_point> inner_used_until = std::exchange(used_until_, outer_used_until);
   NETGRAPH_ASSIGN_OR_RETURN(Fresh fresh, std::move(read_result));
   if (inner_used_until && (!fresh.valid_until || *inner_used_until < *fresh.valid_until)) {

@@ -67,6 +67,7 @@ class ReadCache {
   // `read` may itself Get other answers (a whole GraphQL answer built from the answers of its
   // fields): the outer answer is then valid only until the earliest instant any answer it used
   // is, and it is not kept when an answer it used was read at a newer generation than its own.
+  // Only the outermost Get counts towards the hit and miss counters (core/telemetry.h).
   Result<graphql::Value> Get(std::string_view key, Clock::time_point now,
                              const std::function<Result<Fresh>()>& read);
 
@@ -98,6 +99,9 @@ class ReadCache {
   std::uint64_t uses_ = 0;
   // The earliest valid_until of the answers handed out since the innermost running read began.
   std::optional<Clock::time_point> used_until_;
+  // Reads running inside one another: only the outermost Get counts as a hit or a miss, so that
+  // each request counts once whether its whole answer or its fields' answers were looked up.
+  int reads_running_ = 0;
   std::vector<Entry> entries_;
 };
 

@@ -172,6 +172,20 @@ TEST_F(NestedReadCacheTest, AnAnswerBuiltFromOthersIsValidUntilTheEarliestOfThem
   EXPECT_EQ(outer_reads, 2);
 }
 
+TEST_F(NestedReadCacheTest, OnlyTheOutermostReadCountsAsAHitOrAMiss) {
+  const std::uint64_t hits = telemetry::Read(telemetry::Counter::kReadCacheHits);
+  const std::uint64_t misses = telemetry::Read(telemetry::Counter::kReadCacheMisses);
+  ReadCache cache(4, 1 << 20);
+  cache.Attach(&generation);
+  GetOuter(cache, kNow, std::nullopt);  // a miss, with its inner miss not counted
+  GetOuter(cache, kNow, std::nullopt);  // a hit
+  generation.Advance();
+  Get(cache, "a");  // read whole again elsewhere: a miss; then the outer one misses, its inner hits
+  GetOuter(cache, kNow, std::nullopt);
+  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheHits), hits + 1);
+  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheMisses), misses + 3);
+}
+
 TEST_F(NestedReadCacheTest, AnOuterAnswerFromMemoryLimitsItsOwnReaderToo) {
   ReadCache cache(4, 1 << 20);
   cache.Attach(&generation);
