@@ -388,9 +388,9 @@ function summarize(samples) {
 // in pairs, each pair right after the other and in alternating order, so that what else the
 // machine does falls on both alike; the cost is the median of the pairs' 1 - on/off, and the
 // pairs' spread is reported with it: on a shared machine a single pair can be off by several
-// percent either way. Reported beside it, steadier where other work takes the cores: the same cost
-// estimated from the CPU time nginx and the pool spent per request (a saturated machine's
-// throughput goes as its inverse), 1 - CPU off / CPU on.
+// percent either way. Reported beside it, as a second view: the same cost estimated from the CPU
+// time nginx and the pool spent per request (a saturated machine's throughput goes as its
+// inverse), 1 - CPU off / CPU on.
 const scoreboardPairs = Math.max(5, rounds);
 
 function measureScoreboardCost(groups, token) {
