@@ -5,7 +5,8 @@
 //
 //   node bench/http-bench.mjs [--seconds 8] [--rounds 3] [--connections 32] [--nodes 1000]
 //                             [--vouchers 10000]
-//                             [--large 100000] [--json] [--check | --check-gross] [--keep-stack]
+//                             [--large 100000] [--scoreboard-cost] [--json] [--check | --check-gross]
+//                             [--keep-stack]
 //
 // What it does:
 //   1. brings up a private stack (scripts/stack, run directory .run-bench, ports from
@@ -21,7 +22,10 @@
 //      the targets of docs/benchmarks.md; with --large, the networkGraph cost with the pool's read
 //      cache off (NETGRAPH_READ_CACHE=off), on --nodes and again on a graph of that many nodes.
 //      --check exits 1 when a target is missed; --check-gross only when a figure is below half of
-//      its target (the short pass scripts/test could run).
+//      its target (the short pass scripts/test could run);
+//   6. with --scoreboard-cost (and with --check), what the pool's scoreboard costs on
+//      `{ __typename }`: the pool restarted with NETGRAPH_SCOREBOARD=off and on in turn, in at least
+//      five interleaved pairs (see measureScoreboardCost).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -37,6 +41,7 @@ const { values: opts } = parseArgs({
     nodes: { type: 'string', default: '1000' },
     vouchers: { type: 'string', default: '10000' },
     large: { type: 'string' },
+    'scoreboard-cost': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
     'check-gross': { type: 'boolean', default: false },
@@ -69,6 +74,7 @@ const targets = [
   { name: 'networkGraph p99 at -c8 (µs)', key: 'networkGraph_p99_c8_us', max: 2000 },
   { name: 'largest pool worker RSS after the run (MiB)', key: 'worker_rss_mib', max: 32 },
   { name: 'networkGraph cost at --large vs --nodes', key: 'networkGraph_large_cost_ratio', max: 1.5 },
+  { name: 'scoreboard cost on { __typename } (%)', key: 'scoreboard_cost_percent', max: 2 },
 ];
 
 // --- ports and processes ------------------------------------------------------------------------
@@ -111,16 +117,17 @@ function stackUp() {
   return { ...stackEnvBase, ...readEnvFile(path.join(stackRun, 'stack.env')) };
 }
 
-// Replaces the stack's pool by one with its read cache off; returns the new master's pid.
-function restartPoolUncached(pid) {
-  log('bench: restarting the pool with NETGRAPH_READ_CACHE=off');
+// Replaces the stack's pool by one started with `settings` added to the stack's environment;
+// returns the new master's pid.
+function restartPool(pid, settings) {
+  log(`bench: restarting the pool with ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   process.kill(pid, 'SIGTERM');
   for (const deadline = Date.now() + 30000; Date.now() < deadline;) {
     if (spawnSync('kill', ['-0', String(pid)]).status !== 0) break;
     spawnSync('sleep', ['0.1']);
   }
   execFileSync(path.join(repo, 'scripts/stack'), ['up'], {
-    env: { ...stackEnvBase, NETGRAPH_READ_CACHE: 'off' }, stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...stackEnvBase, ...settings }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   return Number(readFileSync(path.join(stackRun, 'fcgi.pid'), 'utf8').trim());
 }
@@ -375,6 +382,49 @@ function summarize(samples) {
   };
 }
 
+// --- the scoreboard's cost (issue 14) -------------------------------------------------------------
+// `{ __typename }` through the bench nginx with the pool's scoreboard off and on
+// (NETGRAPH_SCOREBOARD), the pool restarted before each measurement. The two settings are measured
+// in pairs, each pair right after the other and in alternating order, so that what else the
+// machine does falls on both alike; the cost is the median of the pairs' 1 - on/off, and the
+// pairs' spread is reported with it: on a shared machine a single pair can be off by several
+// percent either way. Reported beside it, as a second view: the same cost estimated from the CPU
+// time nginx and the pool spent per request (a saturated machine's throughput goes as its
+// inverse), 1 - CPU off / CPU on.
+const scoreboardPairs = Math.max(5, rounds);
+
+function measureScoreboardCost(groups, token) {
+  const samples = { off: [], on: [] };
+  const pairCostsPercent = [];
+  const pairCpuCostsPercent = [];
+  const cpuPerRequest = (sample) => sample.cpu.nginx + sample.cpu.server;
+  for (let pair = 1; pair <= scoreboardPairs; pair++) {
+    const rps = {};
+    const cpu = {};
+    for (const setting of pair % 2 ? ['off', 'on'] : ['on', 'off']) {
+      groups.pool = restartPool(groups.pool, { NETGRAPH_SCOREBOARD: setting });
+      runWrk(urlOf('netgraph', 'typename'), wrkScript('netgraph', 'typename', token), connections, 1);
+      log(`bench: pair ${pair}/${scoreboardPairs}: { __typename } with the scoreboard ${setting}`);
+      const sample = measure(groups, 'netgraph', 'typename', token);
+      samples[setting].push(sample);
+      rps[setting] = sample.rps;
+      cpu[setting] = cpuPerRequest(sample);
+    }
+    pairCostsPercent.push(100 * (1 - rps.on / rps.off));
+    pairCpuCostsPercent.push(100 * (1 - cpu.off / cpu.on));
+  }
+  return {
+    samples,
+    report: {
+      pair_costs_percent: pairCostsPercent,
+      pair_cpu_costs_percent: pairCpuCostsPercent,
+      cpu_cost_percent: median(pairCpuCostsPercent),
+      off_rps: samples.off.map((s) => s.rps),
+      on_rps: samples.on.map((s) => s.rps),
+    },
+  };
+}
+
 async function main() {
   for (const tool of ['wrk', 'nginx', 'pgrep']) {
     if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) usage(`${tool} is not installed (scripts/setup installs it)`);
@@ -446,7 +496,7 @@ async function main() {
     // the whole graph instead of the answer. The read cache would hide it, so the pool runs with
     // the cache off (NETGRAPH_READ_CACHE=off) for both sizes.
     const cost = (r) => r.cpu_us.server + r.cpu_us.postgres;
-    groups.pool = restartPoolUncached(groups.pool);
+    groups.pool = restartPool(groups.pool, { NETGRAPH_READ_CACHE: 'off' });
     runWrk(urlOf('netgraph', 'networkGraph'), wrkScript('netgraph', 'networkGraph', token), connections, 1);
     const uncached = { [nodeCount]: [], [largeCount]: [] };
     for (const size of [nodeCount, largeCount]) {
@@ -465,6 +515,15 @@ async function main() {
       cost(results[`networkGraph/netgraph/uncached/${nodeCount}-nodes`]);
   }
 
+  let scoreboardCost;
+  if (opts['scoreboard-cost'] || opts.check) {
+    const measured = measureScoreboardCost(groups, token);
+    results['typename/netgraph/scoreboard-off'] = summarize(measured.samples.off);
+    results['typename/netgraph/scoreboard-on'] = summarize(measured.samples.on);
+    scoreboardCost = measured.report;
+    figures.scoreboard_cost_percent = median(scoreboardCost.pair_costs_percent);
+  }
+
   const verdicts = targets.filter((t) => figures[t.key] !== undefined).map((t) => {
     const value = figures[t.key];
     const met = t.min !== undefined ? value >= t.min : value <= t.max;
@@ -479,7 +538,7 @@ async function main() {
     kernel: os.release(),
     node: process.version,
   };
-  const report = { machine, settings: { seconds, rounds, connections, nodes: nodeCount, vouchers: voucherCount, large: largeCount, workers }, results, figures, verdicts };
+  const report = { machine, settings: { seconds, rounds, connections, nodes: nodeCount, vouchers: voucherCount, large: largeCount, workers }, results, figures, verdicts, scoreboard_cost: scoreboardCost };
   if (opts.json) {
     console.log(JSON.stringify(report, null, 2));
   } else {
@@ -489,7 +548,7 @@ async function main() {
   return failed.length ? 1 : 0;
 }
 
-function printReport({ machine, settings, results, verdicts }) {
+function printReport({ machine, settings, results, verdicts, scoreboard_cost: scoreboardCost }) {
   const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   console.log(`\nmachine: ${machine.cpus} × ${machine.model}, ${machine.memory_gib} GiB, Linux ${machine.kernel}, Node ${machine.node}`);
   console.log(`wrk -t1 -c${settings.connections}, ${settings.seconds} s, median of ${settings.rounds} interleaved rounds; ` +
@@ -504,6 +563,13 @@ function printReport({ machine, settings, results, verdicts }) {
   console.log('|---|---:|---:|---|');
   for (const v of verdicts) {
     console.log(`| ${v.name} | ${fmt(v.value, 2)} | ${v.min !== undefined ? `≥ ${v.min}` : `≤ ${v.max}`} | ${v.met ? 'yes' : 'NO'} |`);
+  }
+  if (scoreboardCost) {
+    const list = (values, digits) => values.map((v) => fmt(v, digits)).join(', ');
+    console.log(`\nscoreboard cost per pair (%): ${list(scoreboardCost.pair_costs_percent, 1)}; ` +
+      `req/s off: ${list(scoreboardCost.off_rps)}; on: ${list(scoreboardCost.on_rps)}`);
+    console.log(`scoreboard cost from nginx + pool CPU per request (%): median ${fmt(scoreboardCost.cpu_cost_percent, 1)}; ` +
+      `per pair: ${list(scoreboardCost.pair_cpu_costs_percent, 1)}`);
   }
 }
 

@@ -41,7 +41,8 @@ struct Configuration {
   int workers = 1;
   fcgi::PreforkOptions prefork;
   fcgi::WorkerOptions worker;
-  std::string listen;  // read at start only: the socket outlives reloads
+  std::string listen;      // read at start only: the socket outlives reloads
+  bool scoreboard = true;  // read at start only, like the shared memory it decides on
   int backlog = 1024;
   daemon::LoadedService loaded;
 };
@@ -59,6 +60,7 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
   read->prefork.request_timeout =
       std::chrono::milliseconds(env.Int("NETGRAPH_REQUEST_TIMEOUT_MS", 30000, 0, 3600000));
   read->worker.access_log = env.Bool("NETGRAPH_ACCESS_LOG", true);
+  read->scoreboard = env.Bool("NETGRAPH_SCOREBOARD", true);
   read->worker.slow_request =
       std::chrono::milliseconds(env.Int("NETGRAPH_SLOW_REQUEST_MS", 1000, 0, 3600000));
   read->worker.pool.ws_address = env.String("NETGRAPH_WS_LISTEN", "/run/netgraph/ws.sock");
@@ -78,7 +80,7 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
 // the master before its first fork, so that children of every configuration share it).
 struct Shared {
   int listen_fd = -1;
-  fcgi::Scoreboard* scoreboard = nullptr;
+  fcgi::Scoreboard* scoreboard = nullptr;  // null with NETGRAPH_SCOREBOARD=off
   fcgi::SharedDataGeneration* generation = nullptr;
 };
 
@@ -99,7 +101,9 @@ fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, const Share
        }},
       {"relay", 1,
        [configuration] {
-         configuration->prefork.scoreboard->Attach(fcgi::SlotState::kRelay);
+         if (configuration->prefork.scoreboard != nullptr) {
+           configuration->prefork.scoreboard->Attach(fcgi::SlotState::kRelay);
+         }
          return fcgi::RunOutboxRelayProcess(*configuration->loaded.service,
                                             configuration->prefork.scoreboard);
        }},
@@ -133,12 +137,21 @@ int main(int argc, char** argv) {
   }
   Shared shared;
   shared.listen_fd = socket->fd;
-  Result<std::unique_ptr<fcgi::Scoreboard>> scoreboard = fcgi::Scoreboard::Create();
-  if (!scoreboard.ok()) {
-    log::Error(scoreboard.status().message());
-    return 1;
+  std::unique_ptr<fcgi::Scoreboard> scoreboard;
+  if ((*configuration)->scoreboard) {
+    Result<std::unique_ptr<fcgi::Scoreboard>> created = fcgi::Scoreboard::Create();
+    if (!created.ok()) {
+      log::Error(created.status().message());
+      return 1;
+    }
+    scoreboard = std::move(created).value();
+    shared.scoreboard = scoreboard.get();
+  } else {
+    // Everything the master and the workers read from the scoreboard goes with it.
+    log::Warn(
+        "NETGRAPH_SCOREBOARD=off: /status and /metrics answer 404, and "
+        "NETGRAPH_REQUEST_TIMEOUT_MS is not enforced");
   }
-  shared.scoreboard = scoreboard->get();
   Result<std::unique_ptr<fcgi::SharedDataGeneration>> generation =
       fcgi::SharedDataGeneration::Create();
   if (!generation.ok()) {

@@ -68,6 +68,16 @@ test('netgraph-ws --check-config lists its own settings\' problems with the serv
   assert.match(stderr, /NETGRAPH_JWT_ISSUER/);
 });
 
+test('netgraph-fcgi --check-config takes NETGRAPH_SCOREBOARD on or off and names anything else', () => {
+  for (const value of ['on', 'off']) {
+    const { code, stderr } = checkConfig('netgraph-fcgi', stackEnv({ NETGRAPH_SCOREBOARD: value }));
+    assert.equal(code, 0, `${value}: ${stderr}`);
+  }
+  const { code, stderr } = checkConfig('netgraph-fcgi', stackEnv({ NETGRAPH_SCOREBOARD: 'sometimes' }));
+  assert.equal(code, EX_CONFIG, stderr);
+  assert.match(stderr, /NETGRAPH_SCOREBOARD must be true or false, not 'sometimes'/);
+});
+
 test('a key file that does not load is a problem --check-config names', () => {
   const garbage = path.join(scratch, 'garbage.pem');
   writeFileSync(garbage, 'not a key\n');

@@ -1,7 +1,8 @@
 // What an operator on call sees: the pool's status page during a slow request, the slow log, the
 // request deadline (the master ends a worker stuck past it), one access line per request with
 // nginx's request id, journald priorities on every log line, netgraph-ws's health, and the
-// allow-list in front of /status and the metrics.
+// allow-list in front of /status and the metrics; without the scoreboard (NETGRAPH_SCOREBOARD=off)
+// neither is served, and the pool still serves and supervises its workers.
 //
 // Requests are made slow for real: a psql session holds the row lock a claim needs. The private
 // pool runs without PostgreSQL's lock and statement timeouts, so only the request deadline ends
@@ -242,5 +243,38 @@ test('NETGRAPH_ACCESS_LOG=off writes no access lines; requests still get their i
     assert.doesNotMatch(quiet.log(), / access \{/);
   } finally {
     await quiet.stop();
+  }
+});
+
+test('NETGRAPH_SCOREBOARD=off: /status and /metrics answer 404, GraphQL is served and a dead worker is replaced', async () => {
+  const bare = await startPrivatePool('no-scoreboard', { port: sparePort(9), env: { NETGRAPH_SCOREBOARD: 'off' } });
+  const typename = async () => {
+    const response = await fetch(`${bare.baseUrl}/graphql`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}',
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { data: { __typename: 'Query' } });
+  };
+  const workersStarted = () => [...bare.log().matchAll(/worker started as pid (\d+)/g)].map((m) => Number(m[1]));
+  try {
+    for (const endpoint of ['/status', '/metrics']) {
+      const response = await fetch(`${bare.baseUrl}${endpoint}`);
+      assert.equal(response.status, 404, endpoint);
+      assert.doesNotMatch(await response.text(), /netgraph_|workers/, endpoint);
+    }
+    assert.match(bare.log(), /<4>warn netgraph-fcgi\[\d+\]: NETGRAPH_SCOREBOARD=off: \/status and \/metrics answer 404/);
+    await typename();
+    // The master supervises its children without a scoreboard: a killed worker is replaced.
+    await waitFor(() => workersStarted().length === 2, { timeoutMs: 30000, what: 'both workers' });
+    const [victim] = workersStarted();
+    process.kill(victim, 'SIGKILL');
+    await waitFor(() => workersStarted().length === 3, { timeoutMs: 30000, what: 'the replacement worker' });
+    assert.match(bare.log(), new RegExp(`worker pid ${victim} was killed by signal .*; replacing it`));
+    for (let i = 0; i < 4; i++) await typename();
+    // The outbox relay runs without a slot to write its figures to.
+    assert.match(bare.log(), /relay started as pid \d+/);
+    assert.doesNotMatch(bare.log(), /relay pid \d+ .*replacing it/);
+  } finally {
+    await bare.stop();
   }
 });
