@@ -23,9 +23,10 @@
 //      cache off (NETGRAPH_READ_CACHE=off), on --nodes and again on a graph of that many nodes.
 //      --check exits 1 when a target is missed; --check-gross only when a figure is below half of
 //      its target (the short pass scripts/test could run);
-//   6. with --scoreboard-cost (and with --check), what the pool's scoreboard costs on
-//      `{ __typename }`: the pool restarted with NETGRAPH_SCOREBOARD=off and on in turn, in at least
-//      five interleaved pairs (see measureScoreboardCost).
+//   6. what the pool's scoreboard costs on `{ __typename }`: its calls per request timed by
+//      bench/scoreboard_bench.cc, as a share of the CPU such a request costs (scoreboardShare); with
+//      --scoreboard-cost also directly, the pool restarted with NETGRAPH_SCOREBOARD=off and on in
+//      turn, in at least five interleaved pairs (see measureScoreboardCost).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -383,6 +384,20 @@ function summarize(samples) {
 }
 
 // --- the scoreboard's cost (issue 14) -------------------------------------------------------------
+// The figure: what the scoreboard's calls cost a worker per request (bench/scoreboard_bench.cc, timed
+// here) as a share of the CPU a `{ __typename }` request cost nginx and the pool in this run's
+// rounds. On saturated CPUs throughput goes as the inverse of CPU per request, so this share is the
+// throughput the scoreboard takes, without the start-to-start noise of two pools' req/s.
+function scoreboardShare(typename) {
+  const output = execFileSync(path.join(buildDir, 'bin/scoreboard_bench'),
+    ['--benchmark_format=json', '--benchmark_min_time=0.5'], { encoding: 'utf8' });
+  const [run] = JSON.parse(output).benchmarks;
+  const perRequestNs = run.time_unit === 'ns' ? run.cpu_time : Number.NaN;
+  const requestUs = typename.cpu_us.nginx + typename.cpu_us.server;
+  return { scoreboard_ns: perRequestNs, typename_cpu_us: requestUs, percent: (100 * perRequestNs) / 1000 / requestUs };
+}
+
+// With --scoreboard-cost, the direct view as well:
 // `{ __typename }` through the bench nginx with the pool's scoreboard off and on
 // (NETGRAPH_SCOREBOARD), the pool restarted before each measurement. The two settings are measured
 // in pairs, each pair right after the other and in alternating order, so that what else the
@@ -515,13 +530,14 @@ async function main() {
       cost(results[`networkGraph/netgraph/uncached/${nodeCount}-nodes`]);
   }
 
-  let scoreboardCost;
-  if (opts['scoreboard-cost'] || opts.check) {
+  const share = scoreboardShare(results['typename/netgraph']);
+  figures.scoreboard_cost_percent = share.percent;
+  let scoreboardCost = { share };
+  if (opts['scoreboard-cost']) {
     const measured = measureScoreboardCost(groups, token);
     results['typename/netgraph/scoreboard-off'] = summarize(measured.samples.off);
     results['typename/netgraph/scoreboard-on'] = summarize(measured.samples.on);
-    scoreboardCost = measured.report;
-    figures.scoreboard_cost_percent = median(scoreboardCost.pair_costs_percent);
+    scoreboardCost = { share, ...measured.report };
   }
 
   const verdicts = targets.filter((t) => figures[t.key] !== undefined).map((t) => {
@@ -564,7 +580,10 @@ function printReport({ machine, settings, results, verdicts, scoreboard_cost: sc
   for (const v of verdicts) {
     console.log(`| ${v.name} | ${fmt(v.value, 2)} | ${v.min !== undefined ? `≥ ${v.min}` : `≤ ${v.max}`} | ${v.met ? 'yes' : 'NO'} |`);
   }
-  if (scoreboardCost) {
+  const { share } = scoreboardCost;
+  console.log(`\nscoreboard: ${fmt(share.scoreboard_ns, 1)} ns per request (bench/scoreboard_bench.cc) of ` +
+    `${fmt(share.typename_cpu_us)} µs of nginx and pool CPU per { __typename } request: ${fmt(share.percent, 3)} %`);
+  if (scoreboardCost.pair_costs_percent) {
     const list = (values, digits) => values.map((v) => fmt(v, digits)).join(', ');
     console.log(`\nscoreboard cost per pair (%): ${list(scoreboardCost.pair_costs_percent, 1)}; ` +
       `req/s off: ${list(scoreboardCost.off_rps)}; on: ${list(scoreboardCost.on_rps)}`);
