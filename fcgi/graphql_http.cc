@@ -90,8 +90,8 @@ struct GraphQLParams {
   nlohmann::json variables;  // null or an object
 };
 
-// The read cache's key for the whole answer to `params` (fcgi/graphql_http.cc keeps public ones):
-// everything the answer depends on besides the data, with an operation name given as empty told
+// The read cache's key for the whole answer to `params` (HandleGraphQL keeps those of public
+// reads): everything the answer depends on besides the data, an operation name given as empty told
 // from none given.
 std::string AnswerKey(const GraphQLParams& params) {
   std::string key = "answer\n";

@@ -451,8 +451,9 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
     waits.clear();
     waited.clear();
     const auto now = std::chrono::steady_clock::now();
-    std::optional<std::chrono::steady_clock::duration>
-        hold_back;  // how long, while a request arrives
+    // While one of its connections has a request on its way: how long this worker still leaves new
+    // connections to the others.
+    std::optional<std::chrono::steady_clock::duration> hold_back;
     for (const Connection& connection : connections) {
       const auto left = connection.arriving_since + kArrivalGrace - now;
       if (connection.arriving && left > std::chrono::steady_clock::duration::zero() &&
@@ -474,8 +475,8 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
       hold_back_time.tv_sec = static_cast<time_t>(nanoseconds.count() / 1000000000);
       hold_back_time.tv_nsec = static_cast<long>(nanoseconds.count() % 1000000000);
     }
-    if (::ppoll(waits.data(), waits.size(), hold_back ? &hold_back_time : nullptr, &waiting_mask) <
-        0) {
+    const timespec* timeout = hold_back ? &hold_back_time : nullptr;
+    if (::ppoll(waits.data(), waits.size(), timeout, &waiting_mask) < 0) {
       if (errno == EINTR) continue;
       log::Error(std::string("worker poll failed: ") + std::strerror(errno));
       break;
