@@ -65,10 +65,18 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
   const std::optional<Clock::time_point> outer_used_until =
       std::exchange(used_until_, std::nullopt);
   ++reads_running_;
-  Result<Fresh> read_result = read();
+  std::optional<Result<Fresh>> read_result;
+  try {
+    read_result.emplace(read());
+  } catch (...) {
+    // A resolver that throws (the pool answers 500) must not leave this cache counting as nested.
+    --reads_running_;
+    used_until_ = outer_used_until;
+    throw;
+  }
   --reads_running_;
   std::optional<Clock::time_point> inner_used_until = std::exchange(used_until_, outer_used_until);
-  NETGRAPH_ASSIGN_OR_RETURN(Fresh fresh, std::move(read_result));
+  NETGRAPH_ASSIGN_OR_RETURN(Fresh fresh, std::move(*read_result));
   if (inner_used_until && (!fresh.valid_until || *inner_used_until < *fresh.valid_until)) {
     fresh.valid_until = inner_used_until;
   }

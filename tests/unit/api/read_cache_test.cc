@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "core/telemetry.h"
@@ -184,6 +185,19 @@ TEST_F(NestedReadCacheTest, OnlyTheOutermostReadCountsAsAHitOrAMiss) {
   GetOuter(cache, kNow, std::nullopt);
   EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheHits), hits + 1);
   EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheMisses), misses + 3);
+}
+
+TEST_F(NestedReadCacheTest, AReadThatThrowsLeavesTheCacheCountingAsBefore) {
+  ReadCache cache(4, 1 << 20);
+  cache.Attach(&generation);
+  EXPECT_THROW(
+      cache.Get("outer", kNow,
+                []() -> Result<ReadCache::Fresh> { throw std::runtime_error("resolver"); }),
+      std::runtime_error);
+  const std::uint64_t misses = telemetry::Read(telemetry::Counter::kReadCacheMisses);
+  Get(cache, "a");
+  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheMisses), misses + 1)
+      << "counted: outermost";
 }
 
 TEST_F(NestedReadCacheTest, AnOuterAnswerFromMemoryLimitsItsOwnReaderToo) {
