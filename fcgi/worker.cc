@@ -99,6 +99,13 @@ std::string Head(const HttpResponse& response) {
   return head;
 }
 
+// Sends `response` as request `id`'s answer: the header block and the body in one writev(2).
+bool WriteResponse(int fd, std::uint16_t id, const HttpResponse& response) {
+  const std::string head = Head(response);
+  fastcgi::ResponseFrames frames(id, {head, response.body});
+  return WriteAll(fd, frames.segments());
+}
+
 // The request as the handlers see it (views of `request`). Like CGI, the first of repeated
 // parameters counts.
 HttpRequest ToHttp(const fastcgi::Request& request, std::string_view* request_id,
@@ -232,9 +239,7 @@ bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
     HttpResponse response = ErrorResponse(
         413, "Request body exceeds " + std::to_string(options.max_body_bytes) + " bytes");
     response.SetHeader("X-Request-Id", request_id);
-    const std::string head = Head(response);
-    fastcgi::ResponseFrames frames(request.id, {head, response.body});
-    const bool written = WriteAll(fd, frames.segments());
+    const bool written = WriteResponse(fd, request.id, response);
     if (scoreboard != nullptr) scoreboard->EndRequest(nullptr);
     telemetry::RequestProfile::End();
     return written;
@@ -260,10 +265,8 @@ bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
     response = ErrorResponse(500, "Internal server error");
   }
   response.SetHeader("X-Request-Id", request_id);
-  const std::string head = Head(response);
-  fastcgi::ResponseFrames frames(request.id, {head, response.body});
   // The response goes to nginx now; counting and logging it does not delay the client.
-  const bool written = WriteAll(fd, frames.segments());
+  const bool written = WriteResponse(fd, request.id, response);
   const std::chrono::nanoseconds duration = std::chrono::steady_clock::now() - start;
   const std::string_view method = http.method;
   const std::string_view path = http.path;
@@ -319,7 +322,8 @@ bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
   return written;
 }
 
-// One connection from nginx (kept alive across requests) and what has arrived on it.
+// One connection from the web server (kept for further requests when it sets FCGI_KEEP_CONN; nginx,
+// as configured, does not) and what has arrived on it.
 struct Connection {
   Connection(int socket, fastcgi::Limits limits)
       : fd(socket), assembler(limits), arriving_since(std::chrono::steady_clock::now()) {}
