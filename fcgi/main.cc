@@ -16,6 +16,7 @@
 #include "daemon/command_line.h"
 #include "daemon/listen_socket.h"
 #include "daemon/startup.h"
+#include "fcgi/connection_handoff.h"
 #include "fcgi/cors.h"
 #include "fcgi/data_generation.h"
 #include "fcgi/outbox_relay_process.h"
@@ -76,17 +77,20 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
   return read;
 }
 
-// What outlives reloads: the listening socket and the shared memory every child maps (mapped by
-// the master before its first fork, so that children of every configuration share it).
+// What outlives reloads: the listening socket, the connection hand-off queue (so that connections
+// handed off by old workers reach new ones) and the shared memory every child maps (made by the
+// master before its first fork, so that children of every configuration share them).
 struct Shared {
   int listen_fd = -1;
   fcgi::Scoreboard* scoreboard = nullptr;  // null with NETGRAPH_SCOREBOARD=off
   fcgi::SharedDataGeneration* generation = nullptr;
+  fcgi::ConnectionHandoff* handoff = nullptr;
 };
 
 // The master's children for `configuration`, which they share (and keep alive).
 fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, const Shared& shared) {
   configuration->worker.listen_fd = shared.listen_fd;
+  configuration->worker.handoff = shared.handoff;
   configuration->prefork.scoreboard = shared.scoreboard;
   configuration->worker.scoreboard = shared.scoreboard;
   configuration->worker.pool.scoreboard = shared.scoreboard;
@@ -159,6 +163,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   shared.generation = generation->get();
+  Result<std::unique_ptr<fcgi::ConnectionHandoff>> handoff = fcgi::ConnectionHandoff::Create();
+  if (!handoff.ok()) {
+    log::Error(handoff.status().message());
+    return 1;
+  }
+  shared.handoff = handoff->get();
   log::Info("serving on " + socket->where + " with " + std::to_string((*configuration)->workers) +
             " workers");
 

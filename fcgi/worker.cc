@@ -7,6 +7,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -322,17 +323,21 @@ bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
   return written;
 }
 
-// One connection from the web server (kept for further requests when it sets FCGI_KEEP_CONN; nginx,
-// as configured, does not) and what has arrived on it.
+// One connection from the web server (kept for further requests when it sets FCGI_KEEP_CONN, as
+// nginx does) and what has arrived on it.
 struct Connection {
-  Connection(int socket, fastcgi::Limits limits)
-      : fd(socket), assembler(limits), arriving_since(std::chrono::steady_clock::now()) {}
+  Connection(int socket, fastcgi::Limits limits, bool accepted)
+      : fd(socket),
+        assembler(limits),
+        arriving(accepted),
+        arriving_since(std::chrono::steady_clock::now()) {}
   int fd;
   std::string input;
   fastcgi::RequestAssembler assembler;
   bool ready = false;  // assembler holds a complete request
-  // A request is on its way (the connection is new, or part of a request has come) since then.
-  bool arriving = true;
+  // A request is on its way (the connection is newly accepted, or part of a request has come)
+  // since then.
+  bool arriving;
   std::chrono::steady_clock::time_point arriving_since;
 
   void NoteProgress() {
@@ -343,6 +348,8 @@ struct Connection {
       arriving_since = std::chrono::steady_clock::now();
     }
   }
+  // Nothing of it read and not yet answered: another worker can take it over as it is.
+  bool idle() const { return !ready && input.empty() && !assembler.in_request(); }
 };
 
 // While one of its connections is in the middle of a request, a worker leaves new connections to
@@ -350,6 +357,11 @@ struct Connection {
 // requests that arrive together are spread over idle workers. A request that takes longer than
 // this to arrive stops holding new connections back.
 constexpr std::chrono::milliseconds kArrivalGrace{2000};
+
+// A worker hands the idle connections it holds to the others (fcgi/connection_handoff.h): once a
+// request has run a whole tick and another worker waits for work (BusyHandOff), and when it stops,
+// instead of closing connections nginx may be sending on.
+constexpr std::chrono::microseconds kHandOffTick{1000};
 
 // Reads what `connection` has and assembles it, sending any replies the protocol asks for. False
 // when the connection is over: closed by the peer, failed, or broke the protocol.
@@ -384,11 +396,100 @@ bool Receive(Connection& connection) {
   return true;
 }
 
+// The connections a worker holds, and the hand-offs of the idle ones.
+class Connections {
+ public:
+  using Iterator = std::list<Connection>::iterator;
+
+  Connections(fastcgi::Limits limits, const ConnectionHandoff* handoff)
+      : limits_(limits), handoff_(handoff) {
+    if (handoff != nullptr) busy_ = std::make_unique<BusyHandOff>(*handoff, kHandOffTick);
+  }
+  ~Connections() {
+    for (Connection& connection : list_) ::close(connection.fd);
+  }
+
+  std::list<Connection>& list() { return list_; }
+  void Add(int fd, bool accepted) { list_.emplace_back(fd, limits_, accepted); }
+  Iterator Close(Iterator at) {
+    ::close(at->fd);
+    return list_.erase(at);
+  }
+
+  // Hands off the idle connections but `serving` that `which` picks; those the queue does not take
+  // stay. Returns how many went.
+  template <typename Which>
+  std::size_t HandOff(Which which, const Connection* serving = nullptr) {
+    if (handoff_ == nullptr) return 0;
+    std::size_t handed = 0;
+    for (;;) {
+      int fds[ConnectionHandoff::kMaxPerMessage];
+      std::size_t count = 0;
+      for (const Connection& connection : list_) {
+        if (&connection != serving && connection.idle() && which(connection) &&
+            count < ConnectionHandoff::kMaxPerMessage) {
+          fds[count++] = connection.fd;
+        }
+      }
+      if (count == 0 || !handoff_->Put(fds, count)) return handed;
+      ForgetHandedOff(fds, count);
+      handed += count;
+    }
+  }
+
+  // Before serving the request of `serving`: the others, for the watcher to hand off.
+  void BeforeServing(const Connection& serving) {
+    if (!busy_) return;
+    others_.clear();
+    for (const Connection& connection : list_) {
+      if (&connection != &serving && connection.idle()) others_.push_back(connection.fd);
+    }
+    busy_->Begin(others_.data(), others_.size());
+  }
+
+  // After serving it: forgets what was handed off meanwhile.
+  void AfterServing() {
+    if (busy_ && busy_->End()) {
+      ForgetHandedOff(others_.data(), std::min(others_.size(), ConnectionHandoff::kMaxPerMessage));
+    }
+  }
+
+  // Before waiting for work.
+  void BeforeWaiting() {
+    if (busy_) busy_->Idle();
+  }
+
+  // Takes one queued message's connections.
+  void TakeHandedOff() {
+    taken_.clear();
+    if (handoff_ == nullptr || !handoff_->Take(&taken_)) return;
+    // At the front, to be read first: a connection is handed off while a request keeps its
+    // worker busy, so what it has may have waited already.
+    for (int fd : taken_) list_.emplace_front(fd, limits_, false);
+  }
+
+ private:
+  // The queue holds the connections now: this worker's descriptors of them go.
+  void ForgetHandedOff(const int* fds, std::size_t count) {
+    for (auto at = list_.begin(); at != list_.end();) {
+      at = std::find(fds, fds + count, at->fd) != fds + count ? Close(at) : std::next(at);
+    }
+  }
+
+  fastcgi::Limits limits_;
+  const ConnectionHandoff* handoff_;
+  std::list<Connection> list_;
+  std::vector<int> taken_;
+  std::vector<int> others_;  // the idle connections but the one being served
+  std::unique_ptr<BusyHandOff> busy_;
+};
+
 }  // namespace
 
-// Every worker waits on the shared listening socket and on the connections it has accepted, and
-// answers whichever has a complete request, so a kept-alive connection that is idle never holds a
-// worker (libfcgi's loop served one connection until it closed: docs/architecture.md).
+// Every worker waits on the shared listening socket, on the hand-off queue and on the connections
+// it holds, and answers whichever has a complete request; the idle connections it holds go to the
+// others when it is busy (above), so an idle kept-alive connection never waits on a busy worker
+// (libfcgi's loop served one connection until it closed: docs/architecture.md).
 int RunWorker(const WorkerOptions& options, api::Service& service) {
   const sigset_t waiting_mask = InstallHandlers();
   if (options.scoreboard != nullptr) options.scoreboard->Attach(SlotState::kIdle);
@@ -400,42 +501,46 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
   fastcgi::Limits limits;
   limits.max_stdin_bytes = options.http.max_body_bytes;
   limits.max_connections = static_cast<int>(kMaxConnections);
+  const ConnectionHandoff* handoff = options.handoff;
 
-  std::list<Connection> connections;
+  Connections connections(limits, handoff);
+  std::list<Connection>& held = connections.list();
   std::vector<pollfd> waits;
   std::vector<Connection*> waited;
   long served = 0;
-  auto close_connection = [&](std::list<Connection>::iterator at) {
-    ::close(at->fd);
-    return connections.erase(at);
-  };
   for (;;) {
     const bool stopping =
         g_stop != 0 || (options.max_requests != 0 && served >= options.max_requests);
     if (stopping) {
-      // What has begun is finished; idle connections are closed (nginx opens new ones to the
-      // workers that remain or replace this one).
-      for (auto at = connections.begin(); at != connections.end();) {
-        at = at->ready || at->assembler.in_request() || !at->input.empty() ? std::next(at)
-                                                                           : close_connection(at);
+      // What has begun is finished; idle connections go to the other workers, or are closed
+      // (nginx then opens new ones to the workers that remain or replace this one).
+      connections.HandOff([](const Connection&) { return true; });
+      for (auto at = held.begin(); at != held.end();) {
+        at = at->idle() ? connections.Close(at) : std::next(at);
       }
-      if (connections.empty()) break;
+      if (held.empty()) break;
     }
-    // Serve every connection that has a complete request, one request each, then wait again.
+    // Serve every connection that has a complete request, one request each, then wait again. A
+    // connection served goes to the back of the list, which is the order they are read in: one
+    // that had to wait is read before those served since (nginx reuses the connections it used
+    // last, and they would always come first).
     bool answered = false;
-    for (auto at = connections.begin(); at != connections.end();) {
+    const Connection* first_moved = nullptr;
+    for (auto at = held.begin(); at != held.end() && &*at != first_moved;) {
       if (!at->ready) {
         ++at;
         continue;
       }
       const fastcgi::Request& request = at->assembler.request();
+      connections.BeforeServing(*at);
       const bool kept = Serve(request, at->fd, service, options) && request.keep_connection;
+      connections.AfterServing();
       ++served;
       answered = true;
       at->ready = false;
       at->assembler.Next();
       if (!kept) {
-        at = close_connection(at);
+        at = connections.Close(at);
         continue;
       }
       // Records already buffered may hold the next request.
@@ -443,12 +548,14 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
       const auto progress = at->assembler.Consume(at->input, &replies);
       if ((!replies.empty() && !WriteAll(at->fd, replies)) ||
           progress == fastcgi::RequestAssembler::Progress::kFailed) {
-        at = close_connection(at);
+        at = connections.Close(at);
         continue;
       }
       at->ready = progress == fastcgi::RequestAssembler::Progress::kReady;
       at->NoteProgress();
-      ++at;
+      const auto moved = at++;
+      if (first_moved == nullptr) first_moved = &*moved;
+      held.splice(held.end(), held, moved);
     }
     if (answered) continue;
 
@@ -458,18 +565,24 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
     // While one of its connections has a request on its way: how long this worker still leaves new
     // connections to the others.
     std::optional<std::chrono::steady_clock::duration> hold_back;
-    for (const Connection& connection : connections) {
+    for (const Connection& connection : held) {
       const auto left = connection.arriving_since + kArrivalGrace - now;
       if (connection.arriving && left > std::chrono::steady_clock::duration::zero() &&
           (!hold_back || left < *hold_back)) {
         hold_back = left;
       }
     }
-    if (!stopping && connections.size() < kMaxConnections && !hold_back) {
+    const bool room = !stopping && held.size() < kMaxConnections;
+    if (room && !hold_back) {
       waits.push_back({options.listen_fd, POLLIN, 0});
       waited.push_back(nullptr);
     }
-    for (Connection& connection : connections) {
+    const bool take = room && handoff != nullptr;
+    if (take) {
+      waits.push_back({handoff->take_fd(), POLLIN, 0});
+      waited.push_back(nullptr);
+    }
+    for (Connection& connection : held) {
       waits.push_back({connection.fd, POLLIN, 0});
       waited.push_back(&connection);
     }
@@ -480,29 +593,44 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
       hold_back_time.tv_nsec = static_cast<long>(nanoseconds.count() % 1000000000);
     }
     const timespec* timeout = hold_back ? &hold_back_time : nullptr;
-    if (::ppoll(waits.data(), waits.size(), timeout, &waiting_mask) < 0) {
+    connections.BeforeWaiting();
+    if (take) handoff->BeginWait();
+    const int polled = ::ppoll(waits.data(), waits.size(), timeout, &waiting_mask);
+    if (take) handoff->EndWait();
+    if (polled < 0) {
       if (errno == EINTR) continue;
       log::Error(std::string("worker poll failed: ") + std::strerror(errno));
       break;
     }
+    // Connections are read until one has a complete request; what the others have waits until
+    // that request is answered, so that they stay idle and can be handed off meanwhile.
+    bool request_ready = false;
     for (std::size_t i = 0; i < waits.size(); ++i) {
       if (waits[i].revents == 0) continue;
       if (waited[i] == nullptr) {
-        const int fd = ::accept4(options.listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd >= 0) connections.emplace_back(fd, limits);
+        if (waits[i].fd == options.listen_fd) {
+          const int fd =
+              ::accept4(options.listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+          if (fd >= 0) connections.Add(fd, true);
+        } else {
+          connections.TakeHandedOff();
+        }
         continue;
       }
-      if (!Receive(*waited[i])) {
-        for (auto at = connections.begin(); at != connections.end(); ++at) {
-          if (&*at == waited[i]) {
-            close_connection(at);
+      Connection& connection = *waited[i];
+      if (request_ready && connection.idle()) continue;
+      if (!Receive(connection)) {
+        for (auto at = held.begin(); at != held.end(); ++at) {
+          if (&*at == &connection) {
+            connections.Close(at);
             break;
           }
         }
+        continue;
       }
+      request_ready = request_ready || connection.ready;
     }
   }
-  for (Connection& connection : connections) ::close(connection.fd);
   log::Debug("worker exits after " + std::to_string(served) + " requests");
   return 0;
 }

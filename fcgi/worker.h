@@ -12,6 +12,7 @@
 #include <chrono>
 
 #include "core/api/service.h"
+#include "fcgi/connection_handoff.h"
 #include "fcgi/graphql_http.h"
 #include "fcgi/metrics.h"
 
@@ -19,6 +20,9 @@ namespace netgraph::fcgi {
 
 struct WorkerOptions {
   int listen_fd = -1;
+  // Where idle kept-alive connections go between workers (null: nowhere; they are closed when the
+  // worker stops).
+  const ConnectionHandoff* handoff = nullptr;
   long max_requests = 0;  // 0: never recycle
   GraphQLHttpOptions http;
   // The scoreboard (null: none) and what /status, /metrics and /health need.

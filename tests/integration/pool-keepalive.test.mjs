@@ -1,14 +1,20 @@
 // nginx keeps its connections to the pool alive (fastcgi_keep_conn, upstream keepalive): a worker
-// waits on every connection it holds, so an idle kept-alive connection never holds up a request,
-// and a broken FastCGI stream costs only its own connection.
+// waits on every connection it holds, and hands the idle ones to the other workers when it is busy
+// or stops (fcgi/connection_handoff.h), so an idle kept-alive connection never holds up a request
+// and none is closed under nginx; a broken FastCGI stream costs only its own connection.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import path from 'node:path';
 import {
-  childrenOf, graphql, graphqlUrl, isAlive, readPid, runDir,
+  childrenOf, graphql, graphqlUrl, isAlive, readPid, runDir, waitFor,
 } from '../support/stack.mjs';
-import { fastcgiGraphql } from '../support/fastcgi.mjs';
+import { fastcgiConnection, fastcgiGraphql } from '../support/fastcgi.mjs';
+import { startPool } from '../support/pool.mjs';
+import { holdLock } from '../support/private-pool.mjs';
+import {
+  CLAIM, issueVouchers, newUser, portfolio, randomWallet,
+} from '../support/api.mjs';
 
 const socketPath = path.join(runDir, 'fcgi.sock');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,6 +56,100 @@ test('more keep-alive clients than workers, idling between requests: none fails,
   assert.equal(durations.length, clients * rounds);
   const slowest = Math.max(...durations);
   assert.ok(slowest < 1000, `the slowest of ${durations.length} requests took ${slowest.toFixed(0)} ms`);
+});
+
+const TYPENAME = { headers: { 'content-type': 'application/json', accept: 'application/json' },
+  body: JSON.stringify({ query: '{ __typename }' }) };
+
+// One kept connection held by each of the pool's `workers` workers: each worker takes one new
+// connection at a time while its request is on the way, so requests whose bodies are held until
+// all are accepted land on as many workers, which keep the connections after answering.
+async function keptOnEveryWorker(socket, workers) {
+  const connections = await Promise.all(Array.from({ length: workers }, () => fastcgiConnection(socket)));
+  let release;
+  const hold = new Promise((resolve) => { release = resolve; });
+  const answers = connections.map((connection) => connection.request({ ...TYPENAME, hold }));
+  await sleep(300);
+  release();
+  for (const answer of await Promise.all(answers)) assert.equal(answer.status, 200, answer.body);
+  return connections;
+}
+
+// Resolves to how long `request` took, or rejects after `limitMs`.
+async function within(limitMs, request) {
+  const started = performance.now();
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${limitMs} ms`)), limitMs);
+  });
+  try {
+    const response = await Promise.race([request, late]);
+    assert.equal(response.status, 200, response.body);
+    return performance.now() - started;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+test('a kept connection held by a worker that turns to a slow request is answered by another worker at once', async (t) => {
+  const pool = await startPool(t, 'handoff-slow', {
+    NETGRAPH_DB_LOCK_TIMEOUT_MS: '0', NETGRAPH_DB_STATEMENT_TIMEOUT_MS: '0',
+  });
+  // Each of the two workers holds one connection of each pair.
+  const first = await keptOnEveryWorker(pool.socket, 2);
+  const second = await keptOnEveryWorker(pool.socket, 2);
+  t.after(() => { for (const connection of [...first, ...second]) connection.close(); });
+
+  // The worker holding first[0] runs a claim that waits on a row lock.
+  const user = newUser('handoff');
+  await portfolio(user.token);
+  const [code] = issueVouchers(1);
+  const lock = await holdLock(`SELECT id FROM vouchers WHERE code = '${code.replaceAll('-', '')}' FOR UPDATE`);
+  let claimed = false;
+  const claim = first[0].request({
+    headers: { ...TYPENAME.headers, authorization: `Bearer ${user.token}` },
+    body: JSON.stringify({ query: CLAIM, variables: { code, wallet: randomWallet() } }),
+  }).then((response) => { claimed = true; return response; });
+  try {
+    await sleep(300);
+    // One of second[] is held by the busy worker: without the hand-off it waits for the claim.
+    const took = await Promise.all([first[1], second[0], second[1]]
+      .map((connection) => within(2000, connection.request(TYPENAME))));
+    assert.ok(!claimed, 'the claim still waits on the lock');
+    assert.ok(Math.max(...took) < 1000, `answers took ${took.map((ms) => ms.toFixed(0))} ms`);
+  } finally {
+    await lock.release();
+  }
+  const response = await claim;
+  assert.equal(response.status, 200);
+  assert.equal(JSON.parse(response.body).data.claimVoucher.success, true, response.body);
+});
+
+test('workers that stop hand their idle kept connections to the others: nginx\'s connections stay open through a worker\'s end and a reload', async (t) => {
+  const pool = await startPool(t, 'handoff-stop');
+  const connections = [
+    ...await keptOnEveryWorker(pool.socket, 2),
+    ...await keptOnEveryWorker(pool.socket, 2),
+  ];
+  t.after(() => { for (const connection of connections) connection.close(); });
+  const workers = () => childrenOf(pool.pid).filter((pid) => pid !== pool.relayPid);
+  const everyConnectionAnswers = async () => {
+    for (const connection of connections) assert.equal((await connection.request(TYPENAME)).status, 200);
+  };
+
+  // A worker ends (as max requests or the request deadline end one); the master replaces it.
+  const [ending, staying] = workers();
+  process.kill(ending, 'SIGTERM');
+  await waitFor(() => !isAlive(ending) && workers().length === 2 && workers().includes(staying),
+    { what: 'a replacement worker' });
+  await everyConnectionAnswers();
+
+  // A reload replaces every worker.
+  const before = workers();
+  process.kill(pool.pid, 'SIGHUP');
+  await waitFor(() => workers().length === 2 && workers().every((pid) => !before.includes(pid)),
+    { what: 'the reloaded workers' });
+  await everyConnectionAnswers();
 });
 
 // Sends `bytes` on a new connection to the pool; resolves when the pool closes it, to what it sent

@@ -1,0 +1,106 @@
+// Idle FastCGI connections passed between the workers of a pool. nginx keeps its connections to
+// the pool open (upstream keepalive), and a connection belongs to the process holding it: a request
+// nginx sends on an idle connection held by a worker that is busy with another request would wait
+// for that request, with other workers idle. A worker therefore hands the idle connections it holds
+// to this queue when it will not read them soon (fcgi/worker.cc says when), and any worker that is
+// waiting for work takes them (docs/architecture.md, "Connections from nginx").
+//
+// - The queue is a SOCK_SEQPACKET socket pair made by the master before it forks; each message
+//   carries connections as SCM_RIGHTS. A connection in the queue stays open (the message holds it)
+//   until a worker takes it, so nothing nginx sent on it is lost; the queue outlives any one
+//   worker, and what is in it when the last process holding the pair exits is closed.
+// - Put never blocks and is async-signal-safe: it fails when the queue is full (the caller still
+//   holds its connections) or on a count it cannot carry.
+// - Take never blocks: it appends the connections of one message, if there is one.
+// - Waiting workers: each worker counts itself while it waits for work (a counter in memory shared
+//   by the forked processes), so a busy worker can tell whether handing off would find a taker.
+#ifndef NETGRAPH_FCGI_CONNECTION_HANDOFF_H_
+#define NETGRAPH_FCGI_CONNECTION_HANDOFF_H_
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "core/status.h"
+
+namespace netgraph::fcgi {
+
+class ConnectionHandoff {
+ public:
+  // The most connections one Put carries (the kernel's limit on descriptors in one message).
+  static constexpr std::size_t kMaxPerMessage = 253;
+
+  // Makes the queue and the counter; call before forking.
+  static Result<std::unique_ptr<ConnectionHandoff>> Create();
+  ~ConnectionHandoff();
+  ConnectionHandoff(const ConnectionHandoff&) = delete;
+  ConnectionHandoff& operator=(const ConnectionHandoff&) = delete;
+
+  // Queues `count` (1 to kMaxPerMessage) connections. On success the queue holds them: the caller
+  // closes its own descriptors. False (errno set) when the queue is full or `count` is out of
+  // range.
+  bool Put(const int* fds, std::size_t count) const;
+
+  // Appends the connections of one queued message to `fds` (close-on-exec; O_NONBLOCK and the other
+  // status flags are the connection's, as its sender had them). False when the queue was empty.
+  bool Take(std::vector<int>* fds) const;
+
+  // Readable (POLLIN) while a message is queued.
+  int take_fd() const { return take_fd_; }
+
+  void BeginWait() const { waiting_->fetch_add(1, std::memory_order_relaxed); }
+  void EndWait() const { waiting_->fetch_sub(1, std::memory_order_relaxed); }
+  // How many workers are waiting for work now.
+  int waiting() const { return waiting_->load(std::memory_order_relaxed); }
+
+ private:
+  ConnectionHandoff(int put_fd, int take_fd, std::atomic<int>* waiting)
+      : put_fd_(put_fd), take_fd_(take_fd), waiting_(waiting) {}
+
+  int put_fd_;
+  int take_fd_;
+  std::atomic<int>* waiting_;
+};
+
+// Hands a worker's idle connections to `handoff` once a request has kept the worker busy for a
+// whole tick and another worker waits for work, so a slow request (a claim waiting on a lock) holds
+// up no request but its own, for a tick or two. Fast requests pass nothing, and while every worker
+// is busy nothing moves (the connections would only go round).
+//
+// It looks from a SIGALRM handler on a timer that ticks every `tick` while the worker is busy: the
+// timer starts with the first request after the worker was idle and stops at the second tick that
+// finds it still idle (Idle), so a busy worker makes no call per request (setitimer costs µs) and
+// an idle one is not woken. A thread would make the whole process pay for thread safety (atomic
+// reference counts, locked allocations). Ticks interrupt the worker's system calls: with
+// SA_RESTART most resume; poll(2) and connects with a timeout see EINTR and must retry.
+//
+// Contract: one per process (it owns SIGALRM and ITIMER_REAL). Begin and End are called in pairs
+// around a request, and between them the worker does not touch the connections it passed to
+// Begin; End tells whether they went (then the worker closes its descriptors of them).
+class BusyHandOff {
+ public:
+  BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick);
+  ~BusyHandOff();  // stops the timer; SIGALRM is ignored from then on
+  BusyHandOff(const BusyHandOff&) = delete;
+  BusyHandOff& operator=(const BusyHandOff&) = delete;
+
+  // A request begins; `fds` (at most ConnectionHandoff::kMaxPerMessage are kept) are the worker's
+  // other idle connections.
+  void Begin(const int* fds, std::size_t count);
+  // The request has ended. True when the connections passed to Begin were handed off.
+  bool End();
+  // The worker is about to wait for work.
+  void Idle();
+
+ private:
+  void SetTimer(bool running);
+
+  const std::chrono::microseconds tick_;
+  bool ticking_ = false;
+};
+
+}  // namespace netgraph::fcgi
+
+#endif  // NETGRAPH_FCGI_CONNECTION_HANDOFF_H_

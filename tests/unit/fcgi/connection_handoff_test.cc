@@ -1,0 +1,233 @@
+// The queue that passes idle FastCGI connections between a pool's workers
+// (fcgi/connection_handoff.h), with socket pairs standing in for nginx's connections.
+#include "fcgi/connection_handoff.h"
+
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace netgraph::fcgi {
+namespace {
+
+struct Pair {
+  Pair() { EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0); }
+  ~Pair() {
+    for (int fd : fds) {
+      if (fd >= 0) ::close(fd);
+    }
+  }
+  int& ours() { return fds[0]; }   // the worker's end
+  int& peers() { return fds[1]; }  // nginx's end
+  int fds[2] = {-1, -1};
+};
+
+std::unique_ptr<ConnectionHandoff> MakeHandoff() {
+  Result<std::unique_ptr<ConnectionHandoff>> made = ConnectionHandoff::Create();
+  EXPECT_TRUE(made.ok()) << made.status().message();
+  return made.ok() ? std::move(made).value() : nullptr;
+}
+
+// Whether `fd` becomes readable within `ms`; the hand-off's ticks interrupt poll(2).
+bool Readable(int fd, int ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  for (;;) {
+    pollfd wait = {fd, POLLIN, 0};
+    const int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          deadline - std::chrono::steady_clock::now())
+                                          .count());
+    const int ready = ::poll(&wait, 1, std::max(left, 0));
+    if (ready >= 0 || errno != EINTR) return ready == 1;
+  }
+}
+
+// Sleeps `ms` however often a tick interrupts.
+void Sleep(int ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (std::chrono::steady_clock::now() < deadline) ::usleep(1000);
+}
+
+std::string ReadSome(int fd) {
+  if (!Readable(fd, 2000)) return "<nothing>";
+  char buffer[64];
+  const ssize_t got = ::read(fd, buffer, sizeof(buffer));
+  return got < 0 ? "<error>" : std::string(buffer, static_cast<std::size_t>(got));
+}
+
+// The peer sees neither data nor the end of the connection.
+bool StillOpenAndQuiet(int fd) {
+  pollfd wait = {fd, POLLIN, 0};
+  return ::poll(&wait, 1, 0) == 0;
+}
+
+TEST(ConnectionHandoffTest, ATakenConnectionIsTheOneThatWasPutWithWhatWasSentOnIt) {
+  auto handoff = MakeHandoff();
+  Pair connection;
+  ASSERT_EQ(::write(connection.peers(), "request", 7), 7);  // sent before the hand-off
+  ASSERT_TRUE(handoff->Put(&connection.ours(), 1));
+  ::close(connection.ours());
+  connection.ours() = -1;
+  EXPECT_TRUE(StillOpenAndQuiet(connection.peers())) << "the queue holds the connection open";
+
+  std::vector<int> taken;
+  ASSERT_TRUE(handoff->Take(&taken));
+  ASSERT_EQ(taken.size(), 1u);
+  EXPECT_EQ(ReadSome(taken[0]), "request");
+  ASSERT_EQ(::write(taken[0], "answer", 6), 6);
+  EXPECT_EQ(ReadSome(connection.peers()), "answer");
+  ::close(taken[0]);
+}
+
+TEST(ConnectionHandoffTest, OneMessageCarriesManyConnectionsInOrder) {
+  auto handoff = MakeHandoff();
+  Pair first, second, third;
+  const int fds[] = {first.ours(), second.ours(), third.ours()};
+  ASSERT_TRUE(handoff->Put(fds, 3));
+  std::vector<int> taken;
+  ASSERT_TRUE(handoff->Take(&taken));
+  ASSERT_EQ(taken.size(), 3u);
+  Pair* pairs[] = {&first, &second, &third};
+  for (int i = 0; i < 3; ++i) {
+    const std::string word = "c" + std::to_string(i);
+    ASSERT_EQ(::write(taken[i], word.data(), word.size()), 2);
+    EXPECT_EQ(ReadSome(pairs[i]->peers()), word);
+    ::close(taken[i]);
+  }
+  EXPECT_FALSE(handoff->Take(&taken)) << "one message, taken once";
+}
+
+TEST(ConnectionHandoffTest, AnEmptyQueueGivesNothingAndDoesNotBlock) {
+  auto handoff = MakeHandoff();
+  std::vector<int> taken = {42};
+  EXPECT_FALSE(handoff->Take(&taken));
+  EXPECT_EQ(taken, std::vector<int>{42});
+  pollfd wait = {handoff->take_fd(), POLLIN, 0};
+  EXPECT_EQ(::poll(&wait, 1, 0), 0) << "not readable while empty";
+}
+
+TEST(ConnectionHandoffTest, PutRefusesNoConnectionsAndMoreThanAMessageCarries) {
+  auto handoff = MakeHandoff();
+  Pair connection;
+  EXPECT_FALSE(handoff->Put(&connection.ours(), 0));
+  std::vector<int> many(ConnectionHandoff::kMaxPerMessage + 1, connection.ours());
+  EXPECT_FALSE(handoff->Put(many.data(), many.size()));
+  EXPECT_EQ(errno, EINVAL);
+  EXPECT_TRUE(handoff->Put(many.data(), ConnectionHandoff::kMaxPerMessage));
+}
+
+TEST(ConnectionHandoffTest, AFullQueueRefusesAtOnceAndTheCallerKeepsItsConnection) {
+  auto handoff = MakeHandoff();
+  Pair connection;
+  int queued = 0;
+  while (handoff->Put(&connection.ours(), 1)) {
+    ASSERT_LT(++queued, 100000) << "the queue never filled";
+  }
+  EXPECT_TRUE(errno == EAGAIN || errno == EWOULDBLOCK) << errno;
+  ASSERT_EQ(::write(connection.ours(), "still ours", 10), 10);
+  EXPECT_EQ(ReadSome(connection.peers()), "still ours");
+  // Taking one message makes room for one more.
+  std::vector<int> taken;
+  ASSERT_TRUE(handoff->Take(&taken));
+  EXPECT_TRUE(handoff->Put(&connection.ours(), 1));
+  for (int fd : taken) ::close(fd);
+}
+
+TEST(ConnectionHandoffTest, AConnectionPutByOneProcessIsServedByAnother) {
+  auto handoff = MakeHandoff();
+  Pair connection;
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // The taker: waits for the message as a worker does, then answers on the connection.
+    pollfd wait = {handoff->take_fd(), POLLIN, 0};
+    std::vector<int> taken;
+    handoff->BeginWait();
+    const bool woke = ::poll(&wait, 1, 5000) == 1;
+    handoff->EndWait();
+    if (!woke || !handoff->Take(&taken) || taken.size() != 1) ::_exit(2);
+    ::_exit(::write(taken[0], "from the child", 14) == 14 ? 0 : 3);
+  }
+  // The child counts itself as waiting before the connection arrives.
+  for (int i = 0; i < 500 && handoff->waiting() == 0; ++i) ::usleep(10000);
+  EXPECT_EQ(handoff->waiting(), 1);
+  ASSERT_TRUE(handoff->Put(&connection.ours(), 1));
+  ::close(connection.ours());
+  connection.ours() = -1;
+  EXPECT_EQ(ReadSome(connection.peers()), "from the child");
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(handoff->waiting(), 0);
+}
+
+// What the queue holds, taken: the descriptors of every queued message.
+std::vector<int> TakeAll(const ConnectionHandoff& handoff) {
+  std::vector<int> taken;
+  while (handoff.Take(&taken)) {
+  }
+  return taken;
+}
+
+TEST(BusyHandOffTest, WhileARequestRunsAndAnotherWorkerWaitsTheOtherConnectionsGo) {
+  auto handoff = MakeHandoff();
+  BusyHandOff busy(*handoff, std::chrono::microseconds(1000));
+  Pair first, second;
+  const int others[] = {first.ours(), second.ours()};
+  handoff->BeginWait();  // another worker waits for work
+  busy.Begin(others, 2);
+  EXPECT_TRUE(Readable(handoff->take_fd(), 2000)) << "handed off within a few ticks";
+  EXPECT_TRUE(busy.End());
+  handoff->EndWait();
+  const std::vector<int> taken = TakeAll(*handoff);
+  ASSERT_EQ(taken.size(), 2u);
+  ASSERT_EQ(::write(taken[1], "x", 1), 1);
+  EXPECT_EQ(ReadSome(second.peers()), "x");
+  for (int fd : taken) ::close(fd);
+}
+
+TEST(BusyHandOffTest, NothingMovesWhileNoOtherWorkerWaits) {
+  auto handoff = MakeHandoff();
+  BusyHandOff busy(*handoff, std::chrono::microseconds(1000));
+  Pair first;
+  busy.Begin(&first.ours(), 1);
+  Sleep(20);  // twenty ticks
+  EXPECT_FALSE(busy.End());
+  EXPECT_TRUE(TakeAll(*handoff).empty());
+}
+
+TEST(BusyHandOffTest, FastRequestsPassNothingAndTheTicksStopWhenIdleAndRestartWithWork) {
+  auto handoff = MakeHandoff();
+  BusyHandOff busy(*handoff, std::chrono::microseconds(1000));
+  Pair first;
+  handoff->BeginWait();
+  for (int request = 0; request < 1000; ++request) {
+    busy.Begin(&first.ours(), 1);
+    EXPECT_FALSE(busy.End()) << "a request shorter than a tick";
+  }
+  EXPECT_TRUE(TakeAll(*handoff).empty());
+  // Idle long enough for the timer to stop (Idle is what a worker calls before it waits).
+  itimerval timer = {};
+  for (int waited = 0; waited < 1000; ++waited) {
+    Sleep(1);
+    busy.Idle();
+    ::getitimer(ITIMER_REAL, &timer);
+    if (timer.it_interval.tv_usec == 0) break;
+  }
+  EXPECT_EQ(timer.it_interval.tv_usec, 0) << "the ticks stop while idle";
+  busy.Begin(&first.ours(), 1);
+  EXPECT_TRUE(Readable(handoff->take_fd(), 2000))
+      << "the first request after idling restarted the ticks";
+  EXPECT_TRUE(busy.End());
+  handoff->EndWait();
+  for (int fd : TakeAll(*handoff)) ::close(fd);
+}
+
+}  // namespace
+}  // namespace netgraph::fcgi
