@@ -49,21 +49,25 @@ std::string EscapeControlCharacters(std::string_view message) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string escaped;
   escaped.reserve(message.size());
-  for (char c : message) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte != 0x7f) {
-      escaped.push_back(c);
-    } else if (c == '\n') {
+  // Runs of printable bytes go in whole: most lines have no byte to escape.
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < message.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(message[i]);
+    if (byte >= 0x20 && byte != 0x7f) continue;
+    escaped.append(message.substr(run, i - run));
+    run = i + 1;
+    if (byte == '\n') {
       escaped.append("\\n");
-    } else if (c == '\r') {
+    } else if (byte == '\r') {
       escaped.append("\\r");
-    } else if (c == '\t') {
+    } else if (byte == '\t') {
       escaped.append("\\t");
     } else {
       escaped.append("\\x").push_back(kHex[byte >> 4]);
       escaped.push_back(kHex[byte & 0xf]);
     }
   }
+  escaped.append(message.substr(run));
   return escaped;
 }
 

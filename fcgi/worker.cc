@@ -21,9 +21,9 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/crypto/hex.h"
+#include "core/graphql/execution/json_writer.h"
+#include "core/graphql/execution/response_buffer.h"
 #include "core/log.h"
 #include "core/telemetry.h"
 #include "daemon/signals.h"
@@ -194,22 +194,75 @@ std::pair<std::string_view, std::string_view> Outcome(const GraphQLTrace& trace,
   return {"ok", ""};
 }
 
-// What one request was, for the access and slow logs.
-nlohmann::json Describe(std::string_view method, std::string_view path,
-                        const std::string& request_id, const GraphQLTrace& trace) {
-  nlohmann::json line = {{"time", telemetry::NowUtc()},
-                         {"request_id", request_id},
-                         {"method", method},
-                         {"path", path}};
-  if (path == "/graphql") {
-    line["operation_type"] = OperationKindName(KindOf(trace));
-    line["operation_name"] =
-        trace.operation ? std::string(trace.operation->name) : trace.operation_name.value_or("");
-    line["root_fields"] = nlohmann::json::array();
-    if (trace.operation) {
-      for (std::string_view field : trace.operation->root_fields)
-        line["root_fields"].push_back(field);
+// A log line's JSON object, written straight into a buffer (a request's access line is built for
+// every request: a document tree would cost it several allocations per field).
+class JsonLine {
+ public:
+  JsonLine() { text_.Append('{'); }
+  JsonLine& Field(std::string_view name, std::string_view value) {
+    Name(name);
+    graphql::json::AppendString(value, &text_);
+    return *this;
+  }
+  JsonLine& Field(std::string_view name, double value) {
+    Name(name);
+    graphql::json::AppendNumber(value, &text_);
+    return *this;
+  }
+  JsonLine& Field(std::string_view name, std::int64_t value) {
+    Name(name);
+    graphql::json::AppendInt(value, &text_);
+    return *this;
+  }
+  template <typename Range, typename Write>
+  JsonLine& Array(std::string_view name, const Range& items, Write write) {
+    Name(name);
+    text_.Append('[');
+    bool first = true;
+    for (const auto& item : items) {
+      if (!first) text_.Append(',');
+      first = false;
+      write(item, &text_);
     }
+    text_.Append(']');
+    return *this;
+  }
+  // The object closed; the line is spent.
+  std::string Finish() {
+    text_.Append('}');
+    return std::move(text_).Release();
+  }
+
+ private:
+  void Name(std::string_view name) {
+    if (fields_++ > 0) text_.Append(',');
+    graphql::json::AppendString(name, &text_);
+    text_.Append(':');
+  }
+
+  graphql::ResponseBuffer text_;
+  int fields_ = 0;
+};
+
+void AppendQuoted(std::string_view text, graphql::ResponseBuffer* out) {
+  graphql::json::AppendString(text, out);
+}
+
+// What one request was, for the access and slow logs.
+JsonLine Describe(std::string_view method, std::string_view path, const std::string& request_id,
+                  const GraphQLTrace& trace) {
+  JsonLine line;
+  line.Field("time", telemetry::NowUtc())
+      .Field("request_id", request_id)
+      .Field("method", method)
+      .Field("path", path);
+  if (path == "/graphql") {
+    line.Field("operation_type", OperationKindName(KindOf(trace)))
+        .Field("operation_name", trace.operation        ? trace.operation->name
+                                 : trace.operation_name ? std::string_view(*trace.operation_name)
+                                                        : std::string_view());
+    static const std::vector<std::string_view> kNone;
+    line.Array("root_fields", trace.operation ? trace.operation->root_fields : kNone, AppendQuoted);
   }
   return line;
 }
@@ -289,35 +342,33 @@ bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
   const bool slow = worker.slow_request.count() > 0 && duration >= worker.slow_request;
   // Scrapes and health checks come every few seconds: they would drown the requests.
   const bool routine = path == "/metrics" || path == "/status" || path == "/health";
-  if ((worker.access_log && !routine) || slow) {
-    nlohmann::json line = Describe(method, path, request_id, trace);
-    if (worker.access_log && !routine) {
-      nlohmann::json access = line;
-      access["status"] = response.status;
-      access["error_codes"] = trace.error_codes;
-      if (!trace.failure.empty()) access["failure"] = trace.failure;
-      access["duration_ms"] = Milliseconds(duration);
-      access["bytes"] = response.body.size();
-      if (!trace.caller.empty()) access["caller"] = trace.caller;
-      log::Info("access " + access.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    }
-    if (slow) {
-      line["duration_ms"] = Milliseconds(duration);
-      line["prepare_ms"] = Milliseconds(trace.prepare);
-      line["execute_ms"] = Milliseconds(trace.execute);
-      line["database_ms"] = Milliseconds(telemetry::RequestProfile::DatabaseTime());
-      line["statements"] = telemetry::RequestProfile::Statements();
-      nlohmann::json resolvers = nlohmann::json::array();
-      for (const telemetry::RequestProfile::Resolver& resolver :
-           telemetry::RequestProfile::Resolvers()) {
-        resolvers.push_back({{"field", resolver.field},
-                             {"ms", Milliseconds(resolver.total)},
-                             {"database_ms", Milliseconds(resolver.database)}});
-      }
-      line["resolvers"] = std::move(resolvers);
-      log::Warn("slow request " +
-                line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    }
+  if (worker.access_log && !routine) {
+    JsonLine access = Describe(method, path, request_id, trace);
+    access.Field("status", std::int64_t{response.status})
+        .Array("error_codes", trace.error_codes, AppendQuoted);
+    if (!trace.failure.empty()) access.Field("failure", trace.failure);
+    access.Field("duration_ms", Milliseconds(duration))
+        .Field("bytes", static_cast<std::int64_t>(response.body.size()));
+    if (!trace.caller.empty()) access.Field("caller", trace.caller);
+    log::Info("access " + access.Finish());
+  }
+  if (slow) {
+    JsonLine line = Describe(method, path, request_id, trace);
+    line.Field("duration_ms", Milliseconds(duration))
+        .Field("prepare_ms", Milliseconds(trace.prepare))
+        .Field("execute_ms", Milliseconds(trace.execute))
+        .Field("database_ms", Milliseconds(telemetry::RequestProfile::DatabaseTime()))
+        .Field("statements", static_cast<std::int64_t>(telemetry::RequestProfile::Statements()))
+        .Array(
+            "resolvers", telemetry::RequestProfile::Resolvers(),
+            [](const telemetry::RequestProfile::Resolver& resolver, graphql::ResponseBuffer* out) {
+              out->Append(JsonLine()
+                              .Field("field", resolver.field)
+                              .Field("ms", Milliseconds(resolver.total))
+                              .Field("database_ms", Milliseconds(resolver.database))
+                              .Finish());
+            });
+    log::Warn("slow request " + line.Finish());
   }
   telemetry::RequestProfile::End();
   return written;
