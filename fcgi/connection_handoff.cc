@@ -1,16 +1,23 @@
 #include "fcgi/connection_handoff.h"
 
+#include <linux/futex.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/time.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string>
+
+#include "core/log.h"
 
 namespace netgraph::fcgi {
 
@@ -104,84 +111,116 @@ bool ConnectionHandoff::Take(std::vector<int>* fds) const {
   return true;
 }
 
+struct BusyHandOff::Shared {
+  enum State : int { kIdle, kServing, kHanding, kHanded };
+  std::atomic<int> state{kIdle};  // also the futex word the watcher sleeps on while idle
+  std::atomic<int> parked{0};
+  std::atomic<std::uint64_t> requests{0};  // Begin calls
+  // Written by the worker in kIdle, read by the watcher in kHanding only.
+  std::size_t count = 0;
+  int fds[ConnectionHandoff::kMaxPerMessage] = {};
+};
+
 namespace {
 
-// What the tick's handler reads and writes. Only the worker's one thread and the handler that
-// interrupts it touch these, so volatile sig_atomic_t and signal fences order them.
-struct TickState {
-  const ConnectionHandoff* handoff = nullptr;
-  int fds[ConnectionHandoff::kMaxPerMessage] = {};
-  std::size_t count = 0;
-  volatile std::sig_atomic_t serving = 0;     // a request runs; `fds` are the others
-  volatile std::sig_atomic_t request = 0;     // counts Begin calls (wraps)
-  volatile std::sig_atomic_t handed_off = 0;  // the handler handed `fds` off
-  volatile std::sig_atomic_t idle_ticks = 0;  // consecutive ticks that found no request running
-  std::sig_atomic_t seen_request = -1;        // the request the previous tick found
-};
-TickState g_tick;
+// Futexes on a shared (not private) mapping: the worker and its watcher are two processes.
+void FutexWait(std::atomic<int>* word, int expected) {
+  ::syscall(SYS_futex, reinterpret_cast<int*>(word), FUTEX_WAIT, expected, nullptr, nullptr, 0);
+}
+void FutexWake(std::atomic<int>* word) {
+  ::syscall(SYS_futex, reinterpret_cast<int*>(word), FUTEX_WAKE, 1, nullptr, nullptr, 0);
+}
 
-void OnTick(int) {
-  if (g_tick.serving == 0) {
-    g_tick.idle_ticks = g_tick.idle_ticks + 1;
-    return;
+struct WatcherArguments {
+  const ConnectionHandoff* handoff;
+  BusyHandOff::Shared* shared;
+  std::chrono::microseconds tick;
+  pid_t worker;
+};
+
+int Watch(void* raw) {
+  const WatcherArguments arguments = *static_cast<WatcherArguments*>(raw);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != arguments.worker) return 0;  // the worker died before the line above
+  using State = BusyHandOff::Shared::State;
+  BusyHandOff::Shared& shared = *arguments.shared;
+  const timespec tick = {0, static_cast<long>(arguments.tick.count()) * 1000};
+  int idle_ticks = 0;
+  std::uint64_t seen_request = 0;
+  for (;;) {
+    if (idle_ticks >= 2) {
+      // Either this sees the worker's kServing, or the worker sees parked and wakes it.
+      shared.parked.store(1);
+      if (shared.state.load() == State::kIdle) FutexWait(&shared.state, State::kIdle);
+      shared.parked.store(0);
+      idle_ticks = 0;
+    }
+    ::nanosleep(&tick, nullptr);
+    int state = State::kServing;
+    if (shared.state.compare_exchange_strong(state, State::kHanding)) {
+      idle_ticks = 0;
+      // Only a request that has run a whole tick: fast ones, however many, pass nothing.
+      const std::uint64_t request = shared.requests.load();
+      const bool handed = request == seen_request && shared.count > 0 &&
+                          arguments.handoff->waiting() > 0 &&
+                          arguments.handoff->Put(shared.fds, shared.count);
+      seen_request = request;
+      shared.state.store(handed ? State::kHanded : State::kServing);
+    } else if (state == State::kIdle) {
+      ++idle_ticks;
+    } else {
+      idle_ticks = 0;
+    }
   }
-  g_tick.idle_ticks = 0;
-  const std::sig_atomic_t request = g_tick.request;
-  const bool whole_tick = request == g_tick.seen_request;
-  g_tick.seen_request = request;
-  if (!whole_tick || g_tick.count == 0 || g_tick.handoff->waiting() == 0) return;
-  const int saved_errno = errno;
-  if (g_tick.handoff->Put(g_tick.fds, g_tick.count)) {
-    g_tick.handed_off = 1;
-    g_tick.serving = 0;
-  }
-  errno = saved_errno;
 }
 
 }  // namespace
 
 BusyHandOff::BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick)
-    : tick_(tick) {
-  g_tick.handoff = &handoff;
-  struct sigaction action = {};
-  action.sa_handler = OnTick;
-  action.sa_flags = SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  ::sigaction(SIGALRM, &action, nullptr);
+    : handoff_(handoff), tick_(tick) {
+  void* page =
+      ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) {
+    log::Error(std::string("connection hand-off: mapping the watcher's page: ") +
+               std::strerror(errno));
+    return;
+  }
+  shared_ = new (page) Shared();
+  // The watcher's stack: its own copy of this process's memory (no CLONE_VM), so a static buffer
+  // of the worker serves.
+  alignas(16) static char stack[64 * 1024];
+  WatcherArguments arguments = {&handoff_, shared_, tick_, ::getpid()};
+  watcher_ = ::clone(Watch, stack + sizeof(stack), CLONE_FILES | SIGCHLD, &arguments);
+  if (watcher_ < 0) {
+    log::Error(std::string("connection hand-off: starting the watcher: ") + std::strerror(errno));
+  }
 }
 
 BusyHandOff::~BusyHandOff() {
-  SetTimer(false);
-  ::signal(SIGALRM, SIG_IGN);
-}
-
-void BusyHandOff::SetTimer(bool running) {
-  const auto every = running ? tick_ : std::chrono::microseconds(0);
-  const timeval interval = {static_cast<time_t>(every.count() / 1000000),
-                            static_cast<suseconds_t>(every.count() % 1000000)};
-  const itimerval timer = {interval, interval};
-  ::setitimer(ITIMER_REAL, &timer, nullptr);
-  ticking_ = running;
+  if (watcher_ > 0) {
+    ::kill(watcher_, SIGKILL);
+    ::waitpid(watcher_, nullptr, 0);
+  }
+  if (shared_ != nullptr) ::munmap(static_cast<void*>(shared_), sizeof(Shared));
 }
 
 void BusyHandOff::Begin(const int* fds, std::size_t count) {
-  g_tick.count = std::min(count, ConnectionHandoff::kMaxPerMessage);
-  std::copy(fds, fds + g_tick.count, g_tick.fds);
-  g_tick.handed_off = 0;
-  g_tick.request = static_cast<std::sig_atomic_t>(g_tick.request + 1);
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  g_tick.serving = 1;
-  if (!ticking_) SetTimer(true);
+  if (watcher_ <= 0) return;
+  shared_->count = std::min(count, ConnectionHandoff::kMaxPerMessage);
+  std::copy(fds, fds + shared_->count, shared_->fds);
+  shared_->requests.fetch_add(1);
+  // Publishes the descriptors: the watcher reads them only after moving kServing on.
+  shared_->state.store(Shared::kServing);
+  if (shared_->parked.load() != 0) FutexWake(&shared_->state);
 }
 
 bool BusyHandOff::End() {
-  g_tick.serving = 0;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  return g_tick.handed_off != 0;
-}
-
-void BusyHandOff::Idle() {
-  if (ticking_ && g_tick.idle_ticks >= 2) SetTimer(false);
+  if (watcher_ <= 0) return false;
+  int state = Shared::kServing;
+  if (shared_->state.compare_exchange_strong(state, Shared::kIdle)) return false;
+  while ((state = shared_->state.load()) == Shared::kHanding) ::sched_yield();
+  shared_->state.store(Shared::kIdle);
+  return state == Shared::kHanded;
 }
 
 }  // namespace netgraph::fcgi

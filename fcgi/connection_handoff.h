@@ -17,6 +17,7 @@
 #ifndef NETGRAPH_FCGI_CONNECTION_HANDOFF_H_
 #define NETGRAPH_FCGI_CONNECTION_HANDOFF_H_
 
+#include <sys/types.h>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -66,23 +67,25 @@ class ConnectionHandoff {
 
 // Hands a worker's idle connections to `handoff` once a request has kept the worker busy for a
 // whole tick and another worker waits for work, so a slow request (a claim waiting on a lock) holds
-// up no request but its own, for a tick or two. Fast requests pass nothing, and while every worker
-// is busy nothing moves (the connections would only go round).
+// up no request but its own for more than a tick or two. Fast requests pass nothing, and while
+// every worker is busy nothing moves (the connections would only go round).
 //
-// It looks from a SIGALRM handler on a timer that ticks every `tick` while the worker is busy: the
-// timer starts with the first request after the worker was idle and stops at the second tick that
-// finds it still idle (Idle), so a busy worker makes no call per request (setitimer costs µs) and
-// an idle one is not woken. A thread would make the whole process pay for thread safety (atomic
-// reference counts, locked allocations). Ticks interrupt the worker's system calls: with
-// SA_RESTART most resume; poll(2) and connects with a timeout see EINTR and must retry.
+// The one who looks is a watcher process the worker clones sharing its descriptor table
+// (CLONE_FILES), so it can pass the worker's connections by their numbers, and nothing else: a
+// thread would make the whole worker pay for thread safety (atomic reference counts, locked
+// allocations), and a timer signal would interrupt the worker's system calls. They talk through a
+// page of shared memory. The watcher ticks while the worker serves and sleeps on a futex once the
+// worker has been idle for two ticks; only the first request after that wakes it, so a busy worker
+// makes no system call per request for this. The watcher dies with the worker (PR_SET_PDEATHSIG).
 //
-// Contract: one per process (it owns SIGALRM and ITIMER_REAL). Begin and End are called in pairs
-// around a request, and between them the worker does not touch the connections it passed to
-// Begin; End tells whether they went (then the worker closes its descriptors of them).
+// Contract: Begin and End are called by the worker in pairs around a request, and between them the
+// worker does not touch the connections it passed to Begin; End tells whether they went (then the
+// worker closes its descriptors of them) and waits out a hand-off in progress.
 class BusyHandOff {
  public:
+  // Starts the watcher; without one (it could not be started: logged), nothing is handed off.
   BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick);
-  ~BusyHandOff();  // stops the timer; SIGALRM is ignored from then on
+  ~BusyHandOff();  // ends the watcher
   BusyHandOff(const BusyHandOff&) = delete;
   BusyHandOff& operator=(const BusyHandOff&) = delete;
 
@@ -91,14 +94,16 @@ class BusyHandOff {
   void Begin(const int* fds, std::size_t count);
   // The request has ended. True when the connections passed to Begin were handed off.
   bool End();
-  // The worker is about to wait for work.
-  void Idle();
+
+  pid_t watcher() const { return watcher_; }  // -1 when it could not be started
+
+  struct Shared;  // the page the worker and its watcher share (connection_handoff.cc)
 
  private:
-  void SetTimer(bool running);
-
+  const ConnectionHandoff& handoff_;
   const std::chrono::microseconds tick_;
-  bool ticking_ = false;
+  Shared* shared_ = nullptr;
+  pid_t watcher_ = -1;
 };
 
 }  // namespace netgraph::fcgi

@@ -17,7 +17,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <string_view>
@@ -53,12 +52,7 @@ std::optional<ListenQueue> UnixListenQueue(ino_t inode) {
                sizeof(kernel)) == static_cast<ssize_t>(sizeof(query))) {
     pollfd ready{diag, POLLIN, 0};
     alignas(nlmsghdr) char buffer[8192];
-    // A worker's hand-off tick (fcgi/connection_handoff.h) interrupts poll(2).
-    int polled;
-    do {
-      polled = ::poll(&ready, 1, 200);
-    } while (polled < 0 && errno == EINTR);
-    ssize_t length = polled == 1 ? ::recv(diag, buffer, sizeof(buffer), 0) : -1;
+    ssize_t length = ::poll(&ready, 1, 200) == 1 ? ::recv(diag, buffer, sizeof(buffer), 0) : -1;
     // The reply walked by hand: the netlink macros are C casts the build warns about.
     const auto* message = reinterpret_cast<const nlmsghdr*>(buffer);
     const std::size_t end =

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/epoll.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -37,8 +38,8 @@ volatile std::sig_atomic_t g_stop = 0;
 
 void OnStop(int) { g_stop = 1; }
 
-// The stop signals stay blocked except inside ppoll(2): a stop that comes while a request runs is
-// seen when the worker next waits, and one that comes while it waits ends the wait at once.
+// The stop signals stay blocked except inside epoll_pwait(2): a stop that comes while a request
+// runs is seen when the worker next waits, and one that comes while it waits ends the wait at once.
 sigset_t InstallHandlers() {
   daemon::HandleSignals({SIGTERM, SIGINT, SIGQUIT}, OnStop, daemon::AfterSignal::kInterrupt);
   daemon::IgnoreSignals({SIGPIPE, SIGHUP, SIGUSR1});
@@ -96,6 +97,14 @@ std::string Head(const HttpResponse& response) {
   head.append(ReasonPhrase(response.status)).append("\r\n");
   for (const auto& [name, value] : response.headers)
     head.append(name).append(": ").append(value).append("\r\n");
+  // With the length known, nginx passes the body on as it is; without it, it would send the
+  // client a chunked body it has to frame (a 204 has no body, and may not say so).
+  if (response.status != 204) {
+    char length[24];
+    auto [length_end, unused] =
+        std::to_chars(length, length + sizeof(length), response.body.size());
+    head.append("Content-Length: ").append(length, length_end).append("\r\n");
+  }
   head.append("\r\n");
   return head;
 }
@@ -447,25 +456,56 @@ bool Receive(Connection& connection) {
   return true;
 }
 
+// What the events of the listening socket and of the hand-off queue carry (a connection's carry
+// the connection).
+constexpr char kListenTag = 0;
+constexpr char kTakeTag = 0;
+
 // The connections a worker holds, and the hand-offs of the idle ones.
 class Connections {
  public:
   using Iterator = std::list<Connection>::iterator;
 
   Connections(fastcgi::Limits limits, const ConnectionHandoff* handoff)
-      : limits_(limits), handoff_(handoff) {
+      : limits_(limits), handoff_(handoff), epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {
     if (handoff != nullptr) busy_ = std::make_unique<BusyHandOff>(*handoff, kHandOffTick);
   }
   ~Connections() {
     for (Connection& connection : list_) ::close(connection.fd);
+    ::close(epoll_fd_);
   }
 
   std::list<Connection>& list() { return list_; }
-  void Add(int fd, bool accepted) { list_.emplace_back(fd, limits_, accepted); }
+  // A new connection (`accepted`), or one another worker handed off.
+  void Add(int fd, bool accepted) {
+    Connection& added = list_.emplace_back(fd, limits_, accepted);
+    epoll_event event = {};
+    event.events = EPOLLIN;
+    event.data.ptr = &added;
+    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &event) != 0) {
+      log::Error(std::string("worker cannot wait on a connection: ") + std::strerror(errno));
+      Close(std::prev(list_.end()));
+    }
+  }
+  // Its registration goes explicitly: a connection handed off lives on elsewhere, and epoll keeps
+  // watching a file description until its last descriptor closes.
   Iterator Close(Iterator at) {
+    ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, at->fd, nullptr);
     ::close(at->fd);
     return list_.erase(at);
   }
+
+  // Whether to wait on `fd` (the listening socket or the hand-off queue, which all workers share:
+  // EPOLLEXCLUSIVE wakes one waiting worker per event instead of all); its events carry `tag`.
+  void Watch(int fd, const void* tag, bool wanted, bool* watched) {
+    if (wanted == *watched) return;
+    epoll_event event = {};
+    event.events = EPOLLIN | EPOLLEXCLUSIVE;
+    event.data.ptr = const_cast<void*>(tag);
+    if (::epoll_ctl(epoll_fd_, wanted ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fd, &event) == 0)
+      *watched = wanted;
+  }
+  int epoll_fd() const { return epoll_fd_; }
 
   // Hands off the idle connections but `serving` that `which` picks; those the queue does not take
   // stay. Returns how many went.
@@ -505,18 +545,11 @@ class Connections {
     }
   }
 
-  // Before waiting for work.
-  void BeforeWaiting() {
-    if (busy_) busy_->Idle();
-  }
-
   // Takes one queued message's connections.
   void TakeHandedOff() {
     taken_.clear();
     if (handoff_ == nullptr || !handoff_->Take(&taken_)) return;
-    // At the front, to be read first: a connection is handed off while a request keeps its
-    // worker busy, so what it has may have waited already.
-    for (int fd : taken_) list_.emplace_front(fd, limits_, false);
+    for (int fd : taken_) Add(fd, false);
   }
 
  private:
@@ -533,6 +566,7 @@ class Connections {
   std::vector<int> taken_;
   std::vector<int> others_;  // the idle connections but the one being served
   std::unique_ptr<BusyHandOff> busy_;
+  int epoll_fd_;  // the connections (data.ptr) and, while wanted, the listening socket and queue
 };
 
 }  // namespace
@@ -544,7 +578,7 @@ class Connections {
 int RunWorker(const WorkerOptions& options, api::Service& service) {
   const sigset_t waiting_mask = InstallHandlers();
   if (options.scoreboard != nullptr) options.scoreboard->Attach(SlotState::kIdle);
-  // Shared by all workers, which all wait with poll(2): a worker that loses the race for a new
+  // Shared by all workers, which all wait with epoll: a worker that loses the race for a new
   // connection must not block in accept.
   const int listen_flags = ::fcntl(options.listen_fd, F_GETFL);
   ::fcntl(options.listen_fd, F_SETFL, listen_flags | O_NONBLOCK);
@@ -556,8 +590,10 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
 
   Connections connections(limits, handoff);
   std::list<Connection>& held = connections.list();
-  std::vector<pollfd> waits;
-  std::vector<Connection*> waited;
+  bool listening = false;
+  bool taking = false;
+  constexpr int kMaxEvents = 64;
+  epoll_event events[kMaxEvents];
   long served = 0;
   for (;;) {
     const bool stopping =
@@ -571,13 +607,9 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
       }
       if (held.empty()) break;
     }
-    // Serve every connection that has a complete request, one request each, then wait again. A
-    // connection served goes to the back of the list, which is the order they are read in: one
-    // that had to wait is read before those served since (nginx reuses the connections it used
-    // last, and they would always come first).
+    // Serve every connection that has a complete request, one request each, then wait again.
     bool answered = false;
-    const Connection* first_moved = nullptr;
-    for (auto at = held.begin(); at != held.end() && &*at != first_moved;) {
+    for (auto at = held.begin(); at != held.end();) {
       if (!at->ready) {
         ++at;
         continue;
@@ -604,14 +636,10 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
       }
       at->ready = progress == fastcgi::RequestAssembler::Progress::kReady;
       at->NoteProgress();
-      const auto moved = at++;
-      if (first_moved == nullptr) first_moved = &*moved;
-      held.splice(held.end(), held, moved);
+      ++at;
     }
     if (answered) continue;
 
-    waits.clear();
-    waited.clear();
     const auto now = std::chrono::steady_clock::now();
     // While one of its connections has a request on its way: how long this worker still leaves new
     // connections to the others.
@@ -624,51 +652,37 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
       }
     }
     const bool room = !stopping && held.size() < kMaxConnections;
-    if (room && !hold_back) {
-      waits.push_back({options.listen_fd, POLLIN, 0});
-      waited.push_back(nullptr);
-    }
+    connections.Watch(options.listen_fd, &kListenTag, room && !hold_back, &listening);
     const bool take = room && handoff != nullptr;
-    if (take) {
-      waits.push_back({handoff->take_fd(), POLLIN, 0});
-      waited.push_back(nullptr);
-    }
-    for (Connection& connection : held) {
-      waits.push_back({connection.fd, POLLIN, 0});
-      waited.push_back(&connection);
-    }
-    timespec hold_back_time{};
-    if (hold_back) {
-      const auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(*hold_back);
-      hold_back_time.tv_sec = static_cast<time_t>(nanoseconds.count() / 1000000000);
-      hold_back_time.tv_nsec = static_cast<long>(nanoseconds.count() % 1000000000);
-    }
-    const timespec* timeout = hold_back ? &hold_back_time : nullptr;
-    connections.BeforeWaiting();
+    if (handoff != nullptr) connections.Watch(handoff->take_fd(), &kTakeTag, take, &taking);
+    const int timeout_ms =
+        hold_back
+            ? static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(*hold_back).count())
+            : -1;
     if (take) handoff->BeginWait();
-    const int polled = ::ppoll(waits.data(), waits.size(), timeout, &waiting_mask);
+    const int ready =
+        ::epoll_pwait(connections.epoll_fd(), events, kMaxEvents, timeout_ms, &waiting_mask);
     if (take) handoff->EndWait();
-    if (polled < 0) {
+    if (ready < 0) {
       if (errno == EINTR) continue;
-      log::Error(std::string("worker poll failed: ") + std::strerror(errno));
+      log::Error(std::string("worker wait failed: ") + std::strerror(errno));
       break;
     }
     // Connections are read until one has a complete request; what the others have waits until
-    // that request is answered, so that they stay idle and can be handed off meanwhile.
+    // that request is answered, so that they stay idle and can be handed off meanwhile. The wait
+    // is level-triggered: the ones not read come first next time, before newer ones.
     bool request_ready = false;
-    for (std::size_t i = 0; i < waits.size(); ++i) {
-      if (waits[i].revents == 0) continue;
-      if (waited[i] == nullptr) {
-        if (waits[i].fd == options.listen_fd) {
-          const int fd =
-              ::accept4(options.listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-          if (fd >= 0) connections.Add(fd, true);
-        } else {
-          connections.TakeHandedOff();
-        }
+    for (int i = 0; i < ready; ++i) {
+      if (events[i].data.ptr == &kListenTag) {
+        const int fd = ::accept4(options.listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd >= 0) connections.Add(fd, true);
         continue;
       }
-      Connection& connection = *waited[i];
+      if (events[i].data.ptr == &kTakeTag) {
+        connections.TakeHandedOff();
+        continue;
+      }
+      Connection& connection = *static_cast<Connection*>(events[i].data.ptr);
       if (request_ready && connection.idle()) continue;
       if (!Receive(connection)) {
         for (auto at = held.begin(); at != held.end(); ++at) {

@@ -4,10 +4,8 @@
 
 #include <hiredis/hiredis.h>
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -173,16 +171,9 @@ Status RedisClient::EnsureConnected() {
   if (context_ != nullptr && context_->err == 0) return Status::Ok();
   Disconnect();
   timeval timeout{timeout_ms_ / 1000, (timeout_ms_ % 1000) * 1000};
-  // hiredis gives up when a signal interrupts its wait for the connect (a pool worker's hand-off
-  // tick, fcgi/connection_handoff.h, can): such a connect is simply made again.
-  const std::string interrupted = std::string("poll(2): ") + std::strerror(EINTR);
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    context_ = address_.socket_path.empty()
-                   ? redisConnectWithTimeout(address_.host.c_str(), address_.port, timeout)
-                   : redisConnectUnixWithTimeout(address_.socket_path.c_str(), timeout);
-    if (context_ == nullptr || context_->err == 0 || interrupted != context_->errstr) break;
-    Disconnect();
-  }
+  context_ = address_.socket_path.empty()
+                 ? redisConnectWithTimeout(address_.host.c_str(), address_.port, timeout)
+                 : redisConnectUnixWithTimeout(address_.socket_path.c_str(), timeout);
   if (context_ == nullptr) return Status::Internal("Redis: out of memory");
   if (context_->err != 0) {
     telemetry::Add(telemetry::Counter::kRedisErrors);

@@ -173,3 +173,21 @@ test('after every bad request the same workers serve, healthy', async () => {
   const ok = await post(JSON.stringify({ query: '{ __typename }' }));
   assert.deepEqual(JSON.parse(ok.text), { data: { __typename: 'Query' } });
 });
+
+test('answers carry their Content-Length through nginx (not a chunked body), refusals too; a preflight has none', async () => {
+  const answers = [
+    await post(JSON.stringify({ query: '{ networkGraph(limit: 100) { nodes { id labels } } }' })),
+    await post('{ not json'),
+    await post(JSON.stringify({ query: '{ __typename' })),
+  ];
+  for (const { response, text } of answers) {
+    assert.equal(response.headers.get('transfer-encoding'), null, `${response.status} is chunked`);
+    assert.equal(response.headers.get('content-length'), String(Buffer.byteLength(text)));
+  }
+  const preflight = await fetch(graphqlUrl, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://127.0.0.1:1', 'access-control-request-method': 'POST' },
+  });
+  assert.ok(!preflight.headers.get('content-length') || preflight.headers.get('content-length') === '0',
+    `a ${preflight.status} with Content-Length ${preflight.headers.get('content-length')}`);
+});

@@ -132,7 +132,7 @@ test('workers that stop hand their idle kept connections to the others: nginx\'s
     ...await keptOnEveryWorker(pool.socket, 2),
   ];
   t.after(() => { for (const connection of connections) connection.close(); });
-  const workers = () => childrenOf(pool.pid).filter((pid) => pid !== pool.relayPid);
+  const { workers } = pool;
   const everyConnectionAnswers = async () => {
     for (const connection of connections) assert.equal((await connection.request(TYPENAME)).status, 200);
   };

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { childrenOf, repo, runDir, waitFor } from './stack.mjs';
 
 // Starts a pool of `workers` workers with the stack's environment plus `env`; it is stopped when
-// test `t` ends. Resolves to {socket, pid, relayPid} once every worker and the relay run.
+// test `t` ends. Resolves to {socket, pid, relayPid, workers()} once every worker and the relay run.
 export async function startPool(t, name, env = {}, { workers = 2 } = {}) {
   const socket = path.join(runDir, `${name}.sock`);
   const pool = spawn(path.join(repo, 'build', 'bin', 'netgraph-fcgi'), [], {
@@ -23,5 +23,10 @@ export async function startPool(t, name, env = {}, { workers = 2 } = {}) {
   });
   await waitFor(() => existsSync(socket) && childrenOf(pool.pid).length === workers + 1, { what: 'the pool' });
   const relayPid = await waitFor(() => Number(/relay started as pid (\d+)/.exec(log)?.[1]), { what: 'the relay' });
-  return { socket, pid: pool.pid, relayPid };
+  // The workers: the master's children but its relays (a reload replaces the relay too).
+  const workerPids = () => {
+    const relays = new Set([...log.matchAll(/relay started as pid (\d+)/g)].map((match) => Number(match[1])));
+    return childrenOf(pool.pid).filter((pid) => !relays.has(pid));
+  };
+  return { socket, pid: pool.pid, relayPid, workers: workerPids };
 }

@@ -5,12 +5,13 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,7 @@ std::unique_ptr<ConnectionHandoff> MakeHandoff() {
   return made.ok() ? std::move(made).value() : nullptr;
 }
 
-// Whether `fd` becomes readable within `ms`; the hand-off's ticks interrupt poll(2).
+// Whether `fd` becomes readable within `ms`.
 bool Readable(int fd, int ms) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
   for (;;) {
@@ -48,7 +49,7 @@ bool Readable(int fd, int ms) {
   }
 }
 
-// Sleeps `ms` however often a tick interrupts.
+// Sleeps `ms`, whatever signal comes.
 void Sleep(int ms) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
   while (std::chrono::steady_clock::now() < deadline) ::usleep(1000);
@@ -202,7 +203,7 @@ TEST(BusyHandOffTest, NothingMovesWhileNoOtherWorkerWaits) {
   EXPECT_TRUE(TakeAll(*handoff).empty());
 }
 
-TEST(BusyHandOffTest, FastRequestsPassNothingAndTheTicksStopWhenIdleAndRestartWithWork) {
+TEST(BusyHandOffTest, FastRequestsPassNothingAndTheWatcherWakesAgainAfterIdling) {
   auto handoff = MakeHandoff();
   BusyHandOff busy(*handoff, std::chrono::microseconds(1000));
   Pair first;
@@ -212,21 +213,50 @@ TEST(BusyHandOffTest, FastRequestsPassNothingAndTheTicksStopWhenIdleAndRestartWi
     EXPECT_FALSE(busy.End()) << "a request shorter than a tick";
   }
   EXPECT_TRUE(TakeAll(*handoff).empty());
-  // Idle long enough for the timer to stop (Idle is what a worker calls before it waits).
-  itimerval timer = {};
-  for (int waited = 0; waited < 1000; ++waited) {
-    Sleep(1);
-    busy.Idle();
-    ::getitimer(ITIMER_REAL, &timer);
-    if (timer.it_interval.tv_usec == 0) break;
-  }
-  EXPECT_EQ(timer.it_interval.tv_usec, 0) << "the ticks stop while idle";
+  Sleep(20);  // long enough for the watcher to go to sleep
   busy.Begin(&first.ours(), 1);
-  EXPECT_TRUE(Readable(handoff->take_fd(), 2000))
-      << "the first request after idling restarted the ticks";
+  EXPECT_TRUE(Readable(handoff->take_fd(), 2000)) << "the first request after idling woke it";
   EXPECT_TRUE(busy.End());
   handoff->EndWait();
   for (int fd : TakeAll(*handoff)) ::close(fd);
+}
+
+// The state of process `pid` from /proc ('Z' a zombie), or 0 when there is none.
+char ProcessState(pid_t pid) {
+  std::FILE* file = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (file == nullptr) return 0;
+  char state = 0;
+  if (std::fscanf(file, "%*d (%*[^)]) %c", &state) != 1) state = 0;
+  std::fclose(file);
+  return state;
+}
+
+TEST(BusyHandOffTest, TheWatcherEndsWithItsWorkerEvenOneThatIsKilled) {
+  auto handoff = MakeHandoff();
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  const pid_t worker = ::fork();
+  ASSERT_GE(worker, 0);
+  if (worker == 0) {
+    BusyHandOff busy(*handoff, std::chrono::microseconds(1000));
+    const pid_t watcher = busy.watcher();
+    if (::write(pipe_fds[1], &watcher, sizeof(watcher)) != sizeof(watcher)) ::_exit(2);
+    ::pause();  // until killed: no destructor runs
+  }
+  pid_t watcher = -1;
+  ASSERT_EQ(::read(pipe_fds[0], &watcher, sizeof(watcher)), static_cast<ssize_t>(sizeof(watcher)));
+  ASSERT_GT(watcher, 0);
+  EXPECT_NE(ProcessState(watcher), 0);
+  ::kill(worker, SIGKILL);
+  ASSERT_EQ(::waitpid(worker, nullptr, 0), worker);
+  char state = ProcessState(watcher);
+  for (int waited = 0; waited < 2000 && state != 0 && state != 'Z'; ++waited) {
+    Sleep(1);
+    state = ProcessState(watcher);
+  }
+  EXPECT_TRUE(state == 0 || state == 'Z') << "the watcher still runs: " << state;
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
 }
 
 }  // namespace
