@@ -26,10 +26,22 @@ static_assert(std::atomic<int>::is_always_lock_free);
 
 namespace {
 
-// Room for the largest message's descriptors.
-union ControlBuffer {
-  char bytes[CMSG_SPACE(sizeof(int) * ConnectionHandoff::kMaxPerMessage)];
-  cmsghdr align;
+// A message of the queue: one byte of data, which its descriptors travel with, and room for the
+// largest message's descriptors.
+struct Message {
+  explicit Message(std::size_t control_length) {
+    header.msg_iov = &data;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = control_length;
+  }
+  Message(const Message&) = delete;
+  Message& operator=(const Message&) = delete;
+
+  char byte = 0;
+  iovec data = {&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * ConnectionHandoff::kMaxPerMessage)];
+  msghdr header = {};
 };
 
 }  // namespace
@@ -63,43 +75,28 @@ bool ConnectionHandoff::Put(const int* fds, std::size_t count) const {
     errno = EINVAL;
     return false;
   }
-  // A message needs a byte of data for its descriptors to travel with.
-  char byte = 0;
-  iovec data = {&byte, 1};
-  ControlBuffer control;
-  msghdr message = {};
-  message.msg_iov = &data;
-  message.msg_iovlen = 1;
-  message.msg_control = control.bytes;
-  message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
-  cmsghdr* header = CMSG_FIRSTHDR(&message);
+  Message message(CMSG_SPACE(sizeof(int) * count));
+  cmsghdr* header = CMSG_FIRSTHDR(&message.header);
   header->cmsg_level = SOL_SOCKET;
   header->cmsg_type = SCM_RIGHTS;
   header->cmsg_len = CMSG_LEN(sizeof(int) * count);
   std::memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
   ssize_t sent;
   do {
-    sent = ::sendmsg(put_fd_, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+    sent = ::sendmsg(put_fd_, &message.header, MSG_DONTWAIT | MSG_NOSIGNAL);
   } while (sent < 0 && errno == EINTR);
   return sent == 1;
 }
 
 bool ConnectionHandoff::Take(std::vector<int>* fds) const {
-  char byte;
-  iovec data = {&byte, 1};
-  ControlBuffer control;
-  msghdr message = {};
-  message.msg_iov = &data;
-  message.msg_iovlen = 1;
-  message.msg_control = control.bytes;
-  message.msg_controllen = sizeof(control.bytes);
+  Message message(sizeof(Message::control));
   ssize_t got;
   do {
-    got = ::recvmsg(take_fd_, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    got = ::recvmsg(take_fd_, &message.header, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
   } while (got < 0 && errno == EINTR);
   if (got <= 0) return false;
-  for (cmsghdr* header = CMSG_FIRSTHDR(&message); header != nullptr;
-       header = CMSG_NXTHDR(&message, header)) {
+  for (cmsghdr* header = CMSG_FIRSTHDR(&message.header); header != nullptr;
+       header = CMSG_NXTHDR(&message.header, header)) {
     if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
     const std::size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
     for (std::size_t i = 0; i < count; ++i) {
@@ -176,7 +173,8 @@ int Watch(void* raw) {
 
 }  // namespace
 
-BusyHandOff::BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick)
+BusyHandOff::BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick,
+                         int death_signal)
     : handoff_(handoff), tick_(tick) {
   void* page =
       ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -190,7 +188,7 @@ BusyHandOff::BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microsec
   // of the worker serves.
   alignas(16) static char stack[64 * 1024];
   WatcherArguments arguments = {&handoff_, shared_, tick_, ::getpid()};
-  watcher_ = ::clone(Watch, stack + sizeof(stack), CLONE_FILES | SIGCHLD, &arguments);
+  watcher_ = ::clone(Watch, stack + sizeof(stack), CLONE_FILES | death_signal, &arguments);
   if (watcher_ < 0) {
     log::Error(std::string("connection hand-off: starting the watcher: ") + std::strerror(errno));
   }

@@ -9,7 +9,7 @@
 //   carries connections as SCM_RIGHTS. A connection in the queue stays open (the message holds it)
 //   until a worker takes it, so nothing nginx sent on it is lost; the queue outlives any one
 //   worker, and what is in it when the last process holding the pair exits is closed.
-// - Put never blocks and is async-signal-safe: it fails when the queue is full (the caller still
+// - Put never blocks: it fails when the queue is full (the caller still
 //   holds its connections) or on a count it cannot carry.
 // - Take never blocks: it appends the connections of one message, if there is one.
 // - Waiting workers: each worker counts itself while it waits for work (a counter in memory shared
@@ -76,7 +76,9 @@ class ConnectionHandoff {
 // allocations), and a timer signal would interrupt the worker's system calls. They talk through a
 // page of shared memory. The watcher ticks while the worker serves and sleeps on a futex once the
 // worker has been idle for two ticks; only the first request after that wakes it, so a busy worker
-// makes no system call per request for this. The watcher dies with the worker (PR_SET_PDEATHSIG).
+// makes no system call per request for this. The watcher dies with the worker (PR_SET_PDEATHSIG),
+// and the worker is sent `death_signal` when the watcher dies (a worker asks for SIGTERM: it stops
+// gracefully and its master replaces it, watcher and all).
 //
 // Contract: Begin and End are called by the worker in pairs around a request, and between them the
 // worker does not touch the connections it passed to Begin; End tells whether they went (then the
@@ -84,8 +86,8 @@ class ConnectionHandoff {
 class BusyHandOff {
  public:
   // Starts the watcher; without one (it could not be started: logged), nothing is handed off.
-  BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick);
-  ~BusyHandOff();  // ends the watcher
+  BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick, int death_signal);
+  ~BusyHandOff();  // ends the watcher (which sends `death_signal`)
   BusyHandOff(const BusyHandOff&) = delete;
   BusyHandOff& operator=(const BusyHandOff&) = delete;
 

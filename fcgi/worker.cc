@@ -420,8 +420,9 @@ constexpr std::chrono::milliseconds kArrivalGrace{2000};
 
 // A worker hands the idle connections it holds to the others (fcgi/connection_handoff.h): once a
 // request has run a whole tick and another worker waits for work (BusyHandOff), and when it stops,
-// instead of closing connections nginx may be sending on.
-constexpr std::chrono::microseconds kHandOffTick{1000};
+// instead of closing connections nginx may be sending on. A slow request holds up the others for
+// at most two ticks; the watcher wakes 500 times a second while its worker is busy.
+constexpr std::chrono::microseconds kHandOffTick{2000};
 
 // Reads what `connection` has and assembles it, sending any replies the protocol asks for. False
 // when the connection is over: closed by the peer, failed, or broke the protocol.
@@ -468,7 +469,9 @@ class Connections {
 
   Connections(fastcgi::Limits limits, const ConnectionHandoff* handoff)
       : limits_(limits), handoff_(handoff), epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {
-    if (handoff != nullptr) busy_ = std::make_unique<BusyHandOff>(*handoff, kHandOffTick);
+    if (handoff != nullptr) {
+      busy_ = std::make_unique<BusyHandOff>(*handoff, kHandOffTick, SIGTERM);
+    }
   }
   ~Connections() {
     for (Connection& connection : list_) ::close(connection.fd);

@@ -152,6 +152,19 @@ test('workers that stop hand their idle kept connections to the others: nginx\'s
   await everyConnectionAnswers();
 });
 
+test('a worker whose watcher dies stops and is replaced, its kept connections handed on', async (t) => {
+  const pool = await startPool(t, 'handoff-watcher');
+  const connections = await keptOnEveryWorker(pool.socket, 2);
+  t.after(() => { for (const connection of connections) connection.close(); });
+  const [worker] = pool.workers();
+  const [watcher] = childrenOf(worker);
+  assert.ok(watcher, 'each worker has its watcher');
+  process.kill(watcher, 'SIGKILL');
+  await waitFor(() => !isAlive(worker) && pool.workers().length === 2, { what: 'a replacement worker' });
+  for (const worker of pool.workers()) assert.equal(childrenOf(worker).length, 1, 'with its watcher');
+  for (const connection of connections) assert.equal((await connection.request(TYPENAME)).status, 200);
+});
+
 // Sends `bytes` on a new connection to the pool; resolves when the pool closes it, to what it sent
 // back first.
 function sendRaw(bytes) {

@@ -178,7 +178,7 @@ std::vector<int> TakeAll(const ConnectionHandoff& handoff) {
 
 TEST(BusyHandOffTest, WhileARequestRunsAndAnotherWorkerWaitsTheOtherConnectionsGo) {
   auto handoff = MakeHandoff();
-  BusyHandOff busy(*handoff, std::chrono::microseconds(1000));
+  BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGCHLD);
   Pair first, second;
   const int others[] = {first.ours(), second.ours()};
   handoff->BeginWait();  // another worker waits for work
@@ -195,7 +195,7 @@ TEST(BusyHandOffTest, WhileARequestRunsAndAnotherWorkerWaitsTheOtherConnectionsG
 
 TEST(BusyHandOffTest, NothingMovesWhileNoOtherWorkerWaits) {
   auto handoff = MakeHandoff();
-  BusyHandOff busy(*handoff, std::chrono::microseconds(1000));
+  BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGCHLD);
   Pair first;
   busy.Begin(&first.ours(), 1);
   Sleep(20);  // twenty ticks
@@ -205,7 +205,7 @@ TEST(BusyHandOffTest, NothingMovesWhileNoOtherWorkerWaits) {
 
 TEST(BusyHandOffTest, FastRequestsPassNothingAndTheWatcherWakesAgainAfterIdling) {
   auto handoff = MakeHandoff();
-  BusyHandOff busy(*handoff, std::chrono::microseconds(1000));
+  BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGCHLD);
   Pair first;
   handoff->BeginWait();
   for (int request = 0; request < 1000; ++request) {
@@ -238,7 +238,7 @@ TEST(BusyHandOffTest, TheWatcherEndsWithItsWorkerEvenOneThatIsKilled) {
   const pid_t worker = ::fork();
   ASSERT_GE(worker, 0);
   if (worker == 0) {
-    BusyHandOff busy(*handoff, std::chrono::microseconds(1000));
+    BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGCHLD);
     const pid_t watcher = busy.watcher();
     if (::write(pipe_fds[1], &watcher, sizeof(watcher)) != sizeof(watcher)) ::_exit(2);
     ::pause();  // until killed: no destructor runs
@@ -257,6 +257,24 @@ TEST(BusyHandOffTest, TheWatcherEndsWithItsWorkerEvenOneThatIsKilled) {
   EXPECT_TRUE(state == 0 || state == 'Z') << "the watcher still runs: " << state;
   ::close(pipe_fds[0]);
   ::close(pipe_fds[1]);
+}
+
+volatile std::sig_atomic_t g_watcher_died = 0;
+
+TEST(BusyHandOffTest, ItsWorkerHearsWhenTheWatcherDies) {
+  struct sigaction action = {};
+  action.sa_handler = [](int) { g_watcher_died = 1; };
+  struct sigaction before = {};
+  ::sigaction(SIGUSR2, &action, &before);
+  auto handoff = MakeHandoff();
+  {
+    BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGUSR2);
+    ASSERT_GT(busy.watcher(), 0);
+    ::kill(busy.watcher(), SIGKILL);
+    for (int waited = 0; waited < 2000 && g_watcher_died == 0; ++waited) Sleep(1);
+    EXPECT_EQ(g_watcher_died, 1);
+  }
+  ::sigaction(SIGUSR2, &before, nullptr);
 }
 
 }  // namespace
