@@ -9,8 +9,8 @@
 //   carries connections as SCM_RIGHTS. A connection in the queue stays open (the message holds it)
 //   until a worker takes it, so nothing nginx sent on it is lost; the queue outlives any one
 //   worker, and what is in it when the last process holding the pair exits is closed.
-// - Put never blocks: it fails when the queue is full (the caller still
-//   holds its connections) or on a count it cannot carry.
+// - Put never blocks: it fails when the queue is full (the caller still holds its connections) or
+//   on a count it cannot carry.
 // - Take never blocks: it appends the connections of one message, if there is one.
 // - Waiting workers: each worker counts itself while it waits for work (a counter in memory shared
 //   by the forked processes), so a busy worker can tell whether handing off would find a taker.
@@ -18,6 +18,7 @@
 #define NETGRAPH_FCGI_CONNECTION_HANDOFF_H_
 
 #include <sys/types.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstddef>

@@ -253,10 +253,6 @@ class JsonLine {
   int fields_ = 0;
 };
 
-void AppendQuoted(std::string_view text, graphql::ResponseBuffer* out) {
-  graphql::json::AppendString(text, out);
-}
-
 // What one request was, for the access and slow logs.
 JsonLine Describe(std::string_view method, std::string_view path, const std::string& request_id,
                   const GraphQLTrace& trace) {
@@ -271,7 +267,8 @@ JsonLine Describe(std::string_view method, std::string_view path, const std::str
                                  : trace.operation_name ? std::string_view(*trace.operation_name)
                                                         : std::string_view());
     static const std::vector<std::string_view> kNone;
-    line.Array("root_fields", trace.operation ? trace.operation->root_fields : kNone, AppendQuoted);
+    line.Array("root_fields", trace.operation ? trace.operation->root_fields : kNone,
+               graphql::json::AppendString);
   }
   return line;
 }
@@ -354,7 +351,7 @@ bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
   if (worker.access_log && !routine) {
     JsonLine access = Describe(method, path, request_id, trace);
     access.Field("status", std::int64_t{response.status})
-        .Array("error_codes", trace.error_codes, AppendQuoted);
+        .Array("error_codes", trace.error_codes, graphql::json::AppendString);
     if (!trace.failure.empty()) access.Field("failure", trace.failure);
     access.Field("duration_ms", Milliseconds(duration))
         .Field("bytes", static_cast<std::int64_t>(response.body.size()));
