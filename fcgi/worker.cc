@@ -507,24 +507,19 @@ class Connections {
   }
   int epoll_fd() const { return epoll_fd_; }
 
-  // Hands off the idle connections but `serving` that `which` picks; those the queue does not take
-  // stay. Returns how many went.
-  template <typename Which>
-  std::size_t HandOff(Which which, const Connection* serving = nullptr) {
-    if (handoff_ == nullptr) return 0;
-    std::size_t handed = 0;
+  // Hands off every idle connection (a stopping worker's); those the queue does not take stay.
+  void HandOffIdle() {
+    if (handoff_ == nullptr) return;
     for (;;) {
       int fds[ConnectionHandoff::kMaxPerMessage];
       std::size_t count = 0;
       for (const Connection& connection : list_) {
-        if (&connection != serving && connection.idle() && which(connection) &&
-            count < ConnectionHandoff::kMaxPerMessage) {
+        if (connection.idle() && count < ConnectionHandoff::kMaxPerMessage) {
           fds[count++] = connection.fd;
         }
       }
-      if (count == 0 || !handoff_->Put(fds, count)) return handed;
+      if (count == 0 || !handoff_->Put(fds, count)) return;
       ForgetHandedOff(fds, count);
-      handed += count;
     }
   }
 
@@ -601,7 +596,7 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
     if (stopping) {
       // What has begun is finished; idle connections go to the other workers, or are closed
       // (nginx then opens new ones to the workers that remain or replace this one).
-      connections.HandOff([](const Connection&) { return true; });
+      connections.HandOffIdle();
       for (auto at = held.begin(); at != held.end();) {
         at = at->idle() ? connections.Close(at) : std::next(at);
       }
