@@ -174,8 +174,7 @@ int Watch(void* raw) {
 }  // namespace
 
 BusyHandOff::BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick,
-                         int death_signal)
-    : handoff_(handoff), tick_(tick) {
+                         int death_signal) {
   void* page =
       ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (page == MAP_FAILED) {
@@ -187,7 +186,7 @@ BusyHandOff::BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microsec
   // The watcher's stack: its own copy of this process's memory (no CLONE_VM), so a static buffer
   // of the worker serves.
   alignas(16) static char stack[64 * 1024];
-  WatcherArguments arguments = {&handoff_, shared_, tick_, ::getpid()};
+  WatcherArguments arguments = {&handoff, shared_, tick, ::getpid()};
   watcher_ = ::clone(Watch, stack + sizeof(stack), CLONE_FILES | death_signal, &arguments);
   if (watcher_ < 0) {
     log::Error(std::string("connection hand-off: starting the watcher: ") + std::strerror(errno));

@@ -103,8 +103,6 @@ class BusyHandOff {
   struct Shared;  // the page the worker and its watcher share (connection_handoff.cc)
 
  private:
-  const ConnectionHandoff& handoff_;
-  const std::chrono::microseconds tick_;
   Shared* shared_ = nullptr;
   pid_t watcher_ = -1;
 };
