@@ -28,6 +28,12 @@ export async function graphql(query, { variables, operationName, token, headers 
       ...headers,
     },
     body: JSON.stringify({ query, variables, operationName }),
+  }).catch((error) => {
+    // fetch's own message is only "fetch failed": name what failed (the socket's error), so a
+    // failure in CI says whether the connection was refused, reset or closed under the request.
+    const cause = error.cause ?? {};
+    const what = [cause.code, cause.message ?? error.message].filter(Boolean).join(' ');
+    throw new Error(`POST ${graphqlUrl} failed: ${what}`, { cause: error });
   });
   const text = await response.text();
   let body = null;
