@@ -27,6 +27,30 @@ std::size_t ReadCache::ApproximateBytes(const graphql::Value& value) {
   return bytes;
 }
 
+// One read running inside Get: the answers it uses narrow a used_until_ of its own, and however
+// the read ends (a resolver that throws makes the pool answer 500) the outer read's is back and
+// this cache no longer counts the read as running.
+class ReadCache::NestedRead {
+ public:
+  explicit NestedRead(ReadCache& cache)
+      : cache_(cache), outer_used_until_(std::exchange(cache.used_until_, std::nullopt)) {
+    ++cache_.reads_running_;
+  }
+  ~NestedRead() {
+    --cache_.reads_running_;
+    cache_.used_until_ = outer_used_until_;
+  }
+  NestedRead(const NestedRead&) = delete;
+  NestedRead& operator=(const NestedRead&) = delete;
+
+  // What the answers used inside this read allow so far.
+  const std::optional<Clock::time_point>& used_until() const { return cache_.used_until_; }
+
+ private:
+  ReadCache& cache_;
+  const std::optional<Clock::time_point> outer_used_until_;
+};
+
 void ReadCache::Evict(std::vector<Entry>::iterator entry) {
   bytes_ -= entry->bytes;
   entries_.erase(entry);
@@ -62,21 +86,14 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
   }
   if (reads_running_ == 0) telemetry::Add(telemetry::Counter::kReadCacheMisses);
   // What the answers used inside this read allow, then what this answer allows its own reader.
-  const std::optional<Clock::time_point> outer_used_until =
-      std::exchange(used_until_, std::nullopt);
-  ++reads_running_;
-  std::optional<Result<Fresh>> read_result;
-  try {
-    read_result.emplace(read());
-  } catch (...) {
-    // A resolver that throws (the pool answers 500) must not leave this cache counting as nested.
-    --reads_running_;
-    used_until_ = outer_used_until;
-    throw;
-  }
-  --reads_running_;
-  std::optional<Clock::time_point> inner_used_until = std::exchange(used_until_, outer_used_until);
-  NETGRAPH_ASSIGN_OR_RETURN(Fresh fresh, std::move(*read_result));
+  std::optional<Clock::time_point> inner_used_until;
+  Result<Fresh> read_result = [&] {
+    NestedRead nested(*this);
+    Result<Fresh> result = read();
+    inner_used_until = nested.used_until();
+    return result;
+  }();
+  NETGRAPH_ASSIGN_OR_RETURN(Fresh fresh, std::move(read_result));
   if (inner_used_until && (!fresh.valid_until || *inner_used_until < *fresh.valid_until)) {
     fresh.valid_until = inner_used_until;
   }

@@ -87,6 +87,8 @@ class ReadCache {
     std::uint64_t last_used = 0;
   };
 
+  class NestedRead;
+
   void Evict(std::vector<Entry>::iterator entry);
   // Narrows used_until_ to `valid_until` (an answer handed out to whoever reads an outer one).
   void NoteUsed(const std::optional<Clock::time_point>& valid_until);
