@@ -309,17 +309,13 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
   std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(params.query);
   std::optional<std::string_view> operation_name;
   if (params.operation_name) operation_name = *params.operation_name;
-  std::optional<graphql::OperationSummary> described;
-  const std::optional<graphql::OperationSummary>* operation = &described;
+  const std::optional<graphql::OperationSummary> operation = document->Describe(operation_name);
   if (trace != nullptr) {
     trace->prepare = std::chrono::steady_clock::now() - prepare_start;
     trace->document = document;
-    trace->operation = document->Describe(operation_name);
+    trace->operation = operation;
     trace->operation_name = params.operation_name;
-    operation = &trace->operation;
     if (trace->on_operation) trace->on_operation(*trace);
-  } else {
-    described = document->Describe(operation_name);
   }
   if (is_get && document->valid() &&
       document->OperationTypeFor(operation_name) == graphql::OperationType::kMutation) {
@@ -347,8 +343,8 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
   // An anonymous query of public reads only: its whole answer, as bytes, is kept in the read cache
   // beside the answers of its fields and is valid exactly as long as they are (read_cache.h), so
   // a repeated public read skips execution and serialisation too. Answers with errors are not kept.
-  if (request.authorization.empty() && service.read_cache().enabled() && operation->has_value() &&
-      api::Service::AnsweredFromReadCache(**operation)) {
+  if (request.authorization.empty() && service.read_cache().enabled() && operation.has_value() &&
+      api::Service::AnsweredFromReadCache(*operation)) {
     Result<graphql::Value> kept = service.read_cache().Get(
         AnswerKey(params), api::ReadCache::Clock::now(), [&]() -> Result<api::ReadCache::Fresh> {
           result = engine.Execute(*document, execute);
