@@ -122,33 +122,22 @@ HttpRequest ToHttp(const fastcgi::Request& request, std::string_view* request_id
                    std::string_view* content_length) {
   HttpRequest http;
   std::string_view script_name;
-  auto first = [](std::string_view* field, std::string_view value) {
-    if (field->data() == nullptr) *field = value.data() == nullptr ? std::string_view("") : value;
+  const std::pair<std::string_view, std::string_view*> wanted[] = {
+      {"REQUEST_METHOD", &http.method},     {"DOCUMENT_URI", &http.path},
+      {"SCRIPT_NAME", &script_name},        {"QUERY_STRING", &http.query_string},
+      {"CONTENT_TYPE", &http.content_type}, {"CONTENT_LENGTH", content_length},
+      {"HTTP_ACCEPT", &http.accept},        {"HTTP_AUTHORIZATION", &http.authorization},
+      {"HTTP_ORIGIN", &http.origin},        {"REQUEST_ID", request_id},
   };
   for (const auto& [name, value] : request.params) {
-    if (name == "REQUEST_METHOD") {
-      first(&http.method, value);
-    } else if (name == "DOCUMENT_URI") {
-      first(&http.path, value);
-    } else if (name == "SCRIPT_NAME") {
-      first(&script_name, value);
-    } else if (name == "QUERY_STRING") {
-      first(&http.query_string, value);
-    } else if (name == "CONTENT_TYPE") {
-      first(&http.content_type, value);
-    } else if (name == "CONTENT_LENGTH") {
-      first(content_length, value);
-    } else if (name == "HTTP_ACCEPT") {
-      http.has_accept = true;
-      first(&http.accept, value);
-    } else if (name == "HTTP_AUTHORIZATION") {
-      first(&http.authorization, value);
-    } else if (name == "HTTP_ORIGIN") {
-      first(&http.origin, value);
-    } else if (name == "REQUEST_ID") {
-      first(request_id, value);
+    for (const auto& [wanted_name, field] : wanted) {
+      if (name != wanted_name) continue;
+      // A field not yet set has no data; an empty parameter sets it to "", not to unset.
+      if (field->data() == nullptr) *field = value.data() == nullptr ? std::string_view("") : value;
+      break;
     }
   }
+  http.has_accept = http.accept.data() != nullptr;
   if (http.path.empty()) http.path = script_name;
   return http;
 }
