@@ -54,6 +54,19 @@ std::string FormatSeconds(double seconds) {
   return text;
 }
 
+void AppendFamily(std::string& out, std::string_view name, std::string_view type,
+                  std::string_view help) {
+  out.append("# HELP ").append(name).append(" ").append(help).append("\n# TYPE ");
+  out.append(name).append(" ").append(type).append("\n");
+}
+
+void AppendSample(std::string& out, std::string_view name, std::string_view labels,
+                  std::string_view value) {
+  out.append(name);
+  if (!labels.empty()) out.append("{").append(labels).append("}");
+  out.append(" ").append(value).append("\n");
+}
+
 void AppendHistogram(std::string& out, std::string_view name, std::string_view labels,
                      std::span<const double> bounds, std::span<const std::uint64_t> counts,
                      double sum_seconds) {

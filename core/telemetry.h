@@ -18,6 +18,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace netgraph::telemetry {
@@ -45,6 +46,17 @@ enum class Counter : std::size_t {
 };
 constexpr std::size_t kCounterCount = static_cast<std::size_t>(Counter::kCount);
 
+// The token refusal counters and the reason each stands for (the label /metrics gives it).
+constexpr std::pair<std::string_view, Counter> kJwtRefusalReasons[] = {
+    {"malformed", Counter::kJwtRefusedMalformed},
+    {"algorithm", Counter::kJwtRefusedAlgorithm},
+    {"unknown_key", Counter::kJwtRefusedKey},
+    {"signature", Counter::kJwtRefusedSignature},
+    {"expired", Counter::kJwtRefusedExpired},
+    {"not_yet_valid", Counter::kJwtRefusedNotYetValid},
+    {"claims", Counter::kJwtRefusedClaims},
+};
+
 // Where the counters are kept from now on: kCounterCount atomics that outlive the process's use;
 // null: the process's own memory again.
 void UseCounterStorage(std::atomic<std::uint64_t>* storage);
@@ -60,6 +72,16 @@ constexpr std::array<double, 14> kUpdateLagBuckets = {0.005, 0.01, 0.025, 0.05, 
 // The bucket of `seconds` among `bounds` (ascending upper bounds): the first bound at or above
 // it, or bounds.size() (+Inf).
 std::size_t BucketIndex(std::span<const double> bounds, double seconds);
+// Appends a metric family's HELP and TYPE lines (Prometheus text format).
+void AppendFamily(std::string& out, std::string_view name, std::string_view type,
+                  std::string_view help);
+// Appends one sample: `name{labels} value`, without braces when `labels` is empty.
+void AppendSample(std::string& out, std::string_view name, std::string_view labels,
+                  std::string_view value);
+template <typename Number>
+void AppendSample(std::string& out, std::string_view name, std::string_view labels, Number value) {
+  AppendSample(out, name, labels, std::string_view(std::to_string(value)));
+}
 // Appends the Prometheus text samples of one histogram series: `counts` has one count per bucket
 // of `bounds` plus +Inf (not cumulative; this sums them), `labels` the series' other labels
 // (may be empty). The family's HELP and TYPE lines are the caller's.

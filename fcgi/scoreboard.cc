@@ -10,6 +10,7 @@
 #include <map>
 #include <new>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <utility>
 
@@ -360,20 +361,52 @@ std::vector<SlotSnapshot> Scoreboard::Snapshot() const {
 
 namespace {
 
-void Family(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
-  out.append("# HELP ").append(name).append(" ").append(help).append("\n# TYPE ");
-  out.append(name).append(" ").append(type).append("\n");
-}
-
-void Sample(std::string& out, std::string_view name, std::string_view labels, std::uint64_t value) {
-  out.append(name);
-  if (!labels.empty()) out.append("{").append(labels).append("}");
-  out.append(" ").append(std::to_string(value)).append("\n");
-}
+// The families that are one counter of core/telemetry.h summed over the slots, in the order
+// /metrics lists them after the pool's own.
+struct CounterFamily {
+  std::string_view name;
+  std::string_view type;
+  std::string_view help;
+  telemetry::Counter counter;
+};
+constexpr CounterFamily kDocumentCacheFamilies[] = {
+    {"netgraph_document_cache_hits_total", "counter",
+     "Prepared-document cache hits, summed over the workers.",
+     telemetry::Counter::kDocumentCacheHits},
+    {"netgraph_document_cache_misses_total", "counter",
+     "Prepared-document cache misses (documents parsed and validated).",
+     telemetry::Counter::kDocumentCacheMisses},
+    {"netgraph_document_cache_evictions_total", "counter",
+     "Documents evicted from the prepared-document caches.",
+     telemetry::Counter::kDocumentCacheEvictions},
+    {"netgraph_document_cache_bytes", "gauge",
+     "Memory the prepared-document caches hold, summed over the workers (and past workers' last "
+     "value until their slot is reused).",
+     telemetry::Counter::kDocumentCacheBytes},
+    {"netgraph_read_cache_hits_total", "counter",
+     "Public reads (networkGraph, investmentData) answered from the workers' read caches.",
+     telemetry::Counter::kReadCacheHits},
+    {"netgraph_read_cache_misses_total", "counter",
+     "Public reads the read caches sent to PostgreSQL (counted while NETGRAPH_READ_CACHE is on).",
+     telemetry::Counter::kReadCacheMisses},
+};
+constexpr CounterFamily kClientFamilies[] = {
+    {"netgraph_postgres_errors_total", "counter",
+     "Failed PostgreSQL statements and connection attempts.", telemetry::Counter::kPostgresErrors},
+    {"netgraph_postgres_connects_total", "counter",
+     "PostgreSQL connections opened (one per child, plus every reconnect).",
+     telemetry::Counter::kPostgresConnects},
+    {"netgraph_redis_errors_total", "counter", "Failed Redis commands and connection attempts.",
+     telemetry::Counter::kRedisErrors},
+    {"netgraph_redis_connects_total", "counter",
+     "Redis connections opened (first ones and reconnects).", telemetry::Counter::kRedisConnects},
+};
 
 }  // namespace
 
 std::string Scoreboard::MetricsText() const {
+  using telemetry::AppendFamily;
+  using telemetry::AppendSample;
   // Sums over every slot ever used, free or not: counters outlive the processes that bumped them.
   std::uint64_t telemetry_sums[telemetry::kCounterCount] = {};
   std::uint64_t buckets[kKinds][kBuckets] = {};
@@ -417,27 +450,29 @@ std::string Scoreboard::MetricsText() const {
   }
 
   std::string out;
-  Family(out, "netgraph_pool_workers", "gauge", "FastCGI workers by state.");
-  Sample(out, "netgraph_pool_workers", "state=\"busy\"", busy);
-  Sample(out, "netgraph_pool_workers", "state=\"idle\"", idle);
-  Family(out, "netgraph_pool_child_restarts_total", "counter",
-         "Pool children the master replaced, by cause.");
+  AppendFamily(out, "netgraph_pool_workers", "gauge", "FastCGI workers by state.");
+  AppendSample(out, "netgraph_pool_workers", "state=\"busy\"", busy);
+  AppendSample(out, "netgraph_pool_workers", "state=\"idle\"", idle);
+  AppendFamily(out, "netgraph_pool_child_restarts_total", "counter",
+               "Pool children the master replaced, by cause.");
   for (std::size_t c = 0; c < kCauses; ++c) {
-    Sample(out, "netgraph_pool_child_restarts_total",
-           "cause=\"" + std::string(RestartCauseName(static_cast<RestartCause>(c))) + "\"",
-           header().restarts[c].load(std::memory_order_relaxed));
+    AppendSample(out, "netgraph_pool_child_restarts_total",
+                 "cause=\"" + std::string(RestartCauseName(static_cast<RestartCause>(c))) + "\"",
+                 header().restarts[c].load(std::memory_order_relaxed));
   }
 
-  Family(out, "netgraph_graphql_requests_total", "counter",
-         "GraphQL requests by operation type, first root field, outcome, code and HTTP status.");
+  AppendFamily(
+      out, "netgraph_graphql_requests_total", "counter",
+      "GraphQL requests by operation type, first root field, outcome, code and HTTP status.");
   for (const auto& [labels, count] : requests)
-    Sample(out, "netgraph_graphql_requests_total", labels, count);
-  Sample(out, "netgraph_graphql_requests_total",
-         "operation_type=\"other\",root_field=\"\",outcome=\"other\",code=\"\",status=\"\"",
-         overflow);
+    AppendSample(out, "netgraph_graphql_requests_total", labels, count);
+  AppendSample(out, "netgraph_graphql_requests_total",
+               "operation_type=\"other\",root_field=\"\",outcome=\"other\",code=\"\",status=\"\"",
+               overflow);
 
-  Family(out, "netgraph_graphql_request_duration_seconds", "histogram",
-         "Time from a GraphQL request's arrival at the worker to its response, by operation type.");
+  AppendFamily(
+      out, "netgraph_graphql_request_duration_seconds", "histogram",
+      "Time from a GraphQL request's arrival at the worker to its response, by operation type.");
   for (std::size_t k = 0; k < kKinds; ++k) {
     const std::string kind =
         "operation_type=\"" + std::string(OperationKindName(static_cast<OperationKind>(k))) + "\"";
@@ -445,16 +480,17 @@ std::string Scoreboard::MetricsText() const {
                                kLatencyBuckets, buckets[k], static_cast<double>(sums_ns[k]) / 1e9);
   }
 
-  Family(out, "netgraph_outbox_published_total", "counter",
-         "Outbox messages the relay published on Redis.");
-  Sample(out, "netgraph_outbox_published_total", "", published);
+  AppendFamily(out, "netgraph_outbox_published_total", "counter",
+               "Outbox messages the relay published on Redis.");
+  AppendSample(out, "netgraph_outbox_published_total", "", published);
   if (backlog) {
-    Family(out, "netgraph_outbox_backlog", "gauge",
-           "Outbox messages committed and not yet published, as the relay last counted them.");
-    Sample(out, "netgraph_outbox_backlog", "", *backlog);
+    AppendFamily(
+        out, "netgraph_outbox_backlog", "gauge",
+        "Outbox messages committed and not yet published, as the relay last counted them.");
+    AppendSample(out, "netgraph_outbox_backlog", "", *backlog);
   }
-  Family(out, "netgraph_outbox_relay_lag_seconds", "histogram",
-         "Time from an outbox message's commit to its publication on Redis.");
+  AppendFamily(out, "netgraph_outbox_relay_lag_seconds", "histogram",
+               "Time from an outbox message's commit to its publication on Redis.");
   telemetry::AppendHistogram(out, "netgraph_outbox_relay_lag_seconds", "",
                              telemetry::kUpdateLagBuckets, lag_buckets,
                              static_cast<double>(lag_sum_us) / 1e6);
@@ -462,56 +498,20 @@ std::string Scoreboard::MetricsText() const {
   auto sum = [&](telemetry::Counter counter) {
     return telemetry_sums[static_cast<std::size_t>(counter)];
   };
-  using telemetry::Counter;
-  Family(out, "netgraph_document_cache_hits_total", "counter",
-         "Prepared-document cache hits, summed over the workers.");
-  Sample(out, "netgraph_document_cache_hits_total", "", sum(Counter::kDocumentCacheHits));
-  Family(out, "netgraph_document_cache_misses_total", "counter",
-         "Prepared-document cache misses (documents parsed and validated).");
-  Sample(out, "netgraph_document_cache_misses_total", "", sum(Counter::kDocumentCacheMisses));
-  Family(out, "netgraph_document_cache_evictions_total", "counter",
-         "Documents evicted from the prepared-document caches.");
-  Sample(out, "netgraph_document_cache_evictions_total", "", sum(Counter::kDocumentCacheEvictions));
-  Family(
-      out, "netgraph_document_cache_bytes", "gauge",
-      "Memory the prepared-document caches hold, summed over the workers (and past workers' last "
-      "value until their slot is reused).");
-  Sample(out, "netgraph_document_cache_bytes", "", sum(Counter::kDocumentCacheBytes));
-
-  Family(out, "netgraph_read_cache_hits_total", "counter",
-         "Public reads (networkGraph, investmentData) answered from the workers' read caches.");
-  Sample(out, "netgraph_read_cache_hits_total", "", sum(Counter::kReadCacheHits));
-  Family(out, "netgraph_read_cache_misses_total", "counter",
-         "Public reads the read caches sent to PostgreSQL (counted while NETGRAPH_READ_CACHE is "
-         "on).");
-  Sample(out, "netgraph_read_cache_misses_total", "", sum(Counter::kReadCacheMisses));
-
-  Family(out, "netgraph_jwt_refusals_total", "counter", "Bearer tokens refused, by reason.");
-  const std::pair<const char*, Counter> reasons[] = {
-      {"malformed", Counter::kJwtRefusedMalformed},
-      {"algorithm", Counter::kJwtRefusedAlgorithm},
-      {"unknown_key", Counter::kJwtRefusedKey},
-      {"signature", Counter::kJwtRefusedSignature},
-      {"expired", Counter::kJwtRefusedExpired},
-      {"not_yet_valid", Counter::kJwtRefusedNotYetValid},
-      {"claims", Counter::kJwtRefusedClaims},
+  auto append_counters = [&](std::span<const CounterFamily> families) {
+    for (const CounterFamily& family : families) {
+      AppendFamily(out, family.name, family.type, family.help);
+      AppendSample(out, family.name, "", sum(family.counter));
+    }
   };
-  for (const auto& [reason, counter] : reasons) {
-    Sample(out, "netgraph_jwt_refusals_total", "reason=\"" + std::string(reason) + "\"",
-           sum(counter));
+  append_counters(kDocumentCacheFamilies);
+
+  AppendFamily(out, "netgraph_jwt_refusals_total", "counter", "Bearer tokens refused, by reason.");
+  for (const auto& [reason, counter] : telemetry::kJwtRefusalReasons) {
+    AppendSample(out, "netgraph_jwt_refusals_total", "reason=\"" + std::string(reason) + "\"",
+                 sum(counter));
   }
-  Family(out, "netgraph_postgres_errors_total", "counter",
-         "Failed PostgreSQL statements and connection attempts.");
-  Sample(out, "netgraph_postgres_errors_total", "", sum(Counter::kPostgresErrors));
-  Family(out, "netgraph_postgres_connects_total", "counter",
-         "PostgreSQL connections opened (one per child, plus every reconnect).");
-  Sample(out, "netgraph_postgres_connects_total", "", sum(Counter::kPostgresConnects));
-  Family(out, "netgraph_redis_errors_total", "counter",
-         "Failed Redis commands and connection attempts.");
-  Sample(out, "netgraph_redis_errors_total", "", sum(Counter::kRedisErrors));
-  Family(out, "netgraph_redis_connects_total", "counter",
-         "Redis connections opened (first ones and reconnects).");
-  Sample(out, "netgraph_redis_connects_total", "", sum(Counter::kRedisConnects));
+  append_counters(kClientFamilies);
   return out;
 }
 

@@ -12,18 +12,6 @@
 namespace netgraph::ws {
 namespace {
 
-void Family(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
-  out.append("# HELP ").append(name).append(" ").append(help).append("\n# TYPE ");
-  out.append(name).append(" ").append(type).append("\n");
-}
-
-template <typename Number>
-void Sample(std::string& out, std::string_view name, std::string_view labels, Number value) {
-  out.append(name);
-  if (!labels.empty()) out.append("{").append(labels).append("}");
-  out.append(" ").append(std::to_string(value)).append("\n");
-}
-
 // The close codes netgraph-ws sends (ws/session.h); anything else is counted as "other", so the
 // label set stays fixed.
 bool KnownCloseCode(int code) {
@@ -93,74 +81,76 @@ void WsCounters::Configure(config::Environment& env) {
 void WsCounters::CountClose(int code) { ++closes_total[KnownCloseCode(code) ? code : 0]; }
 
 std::string WsCounters::MetricsText() const {
+  using telemetry::AppendFamily;
+  using telemetry::AppendSample;
   std::string out;
-  Family(out, "netgraph_ws_connections", "gauge", "Open WebSocket connections by subprotocol.");
+  AppendFamily(out, "netgraph_ws_connections", "gauge",
+               "Open WebSocket connections by subprotocol.");
   for (const auto& [protocol, count] : open_connections) {
-    Sample(out, "netgraph_ws_connections", "protocol=\"" + protocol + "\"", count);
+    AppendSample(out, "netgraph_ws_connections", "protocol=\"" + protocol + "\"", count);
   }
-  Family(out, "netgraph_ws_connections_total", "counter",
-         "WebSocket connections accepted, by subprotocol.");
+  AppendFamily(out, "netgraph_ws_connections_total", "counter",
+               "WebSocket connections accepted, by subprotocol.");
   for (const auto& [protocol, count] : connections_total) {
-    Sample(out, "netgraph_ws_connections_total", "protocol=\"" + protocol + "\"", count);
+    AppendSample(out, "netgraph_ws_connections_total", "protocol=\"" + protocol + "\"", count);
   }
-  Family(out, "netgraph_ws_subscribers", "gauge",
-         "Running subscription operations (a connection's operation id each).");
-  Sample(out, "netgraph_ws_subscribers", "", subscribers);
-  Family(out, "netgraph_ws_subscriptions", "gauge",
-         "Distinct running subscriptions: each update is executed once per subscription.");
-  Sample(out, "netgraph_ws_subscriptions", "", subscriptions);
-  Family(out, "netgraph_ws_documents", "gauge", "Distinct subscription documents held.");
-  Sample(out, "netgraph_ws_documents", "", documents);
-  Family(out, "netgraph_ws_deliveries_total", "counter",
-         "Subscription results handed to subscribers.");
-  Sample(out, "netgraph_ws_deliveries_total", "", deliveries_total);
-  Family(out, "netgraph_ws_sent_bytes_total", "counter", "WebSocket message bytes written.");
-  Sample(out, "netgraph_ws_sent_bytes_total", "", bytes_sent_total);
-  Family(out, "netgraph_ws_closes_total", "counter",
-         "Connections the server closed, by close code (4503: slow consumer).");
+  AppendFamily(out, "netgraph_ws_subscribers", "gauge",
+               "Running subscription operations (a connection's operation id each).");
+  AppendSample(out, "netgraph_ws_subscribers", "", subscribers);
+  AppendFamily(out, "netgraph_ws_subscriptions", "gauge",
+               "Distinct running subscriptions: each update is executed once per subscription.");
+  AppendSample(out, "netgraph_ws_subscriptions", "", subscriptions);
+  AppendFamily(out, "netgraph_ws_documents", "gauge", "Distinct subscription documents held.");
+  AppendSample(out, "netgraph_ws_documents", "", documents);
+  AppendFamily(out, "netgraph_ws_deliveries_total", "counter",
+               "Subscription results handed to subscribers.");
+  AppendSample(out, "netgraph_ws_deliveries_total", "", deliveries_total);
+  AppendFamily(out, "netgraph_ws_sent_bytes_total", "counter", "WebSocket message bytes written.");
+  AppendSample(out, "netgraph_ws_sent_bytes_total", "", bytes_sent_total);
+  AppendFamily(out, "netgraph_ws_closes_total", "counter",
+               "Connections the server closed, by close code (4503: slow consumer).");
   for (const auto& [code, count] : closes_total) {
-    Sample(out, "netgraph_ws_closes_total",
-           "code=\"" + (code == 0 ? std::string("other") : std::to_string(code)) + "\"", count);
+    AppendSample(out, "netgraph_ws_closes_total",
+                 "code=\"" + (code == 0 ? std::string("other") : std::to_string(code)) + "\"",
+                 count);
   }
-  Family(out, "netgraph_ws_slow_consumers_closed_total", "counter",
-         "Connections closed because the client fell too far behind (close code 4503).");
+  AppendFamily(out, "netgraph_ws_slow_consumers_closed_total", "counter",
+               "Connections closed because the client fell too far behind (close code 4503).");
   auto slow = closes_total.find(4503);
-  Sample(out, "netgraph_ws_slow_consumers_closed_total", "",
-         slow == closes_total.end() ? 0 : slow->second);
-  Family(out, "netgraph_ws_update_lag_seconds", "histogram",
-         "Time from a graph update's commit to its results being handed to subscribers, one "
-         "observation per delivery.");
+  AppendSample(out, "netgraph_ws_slow_consumers_closed_total", "",
+               slow == closes_total.end() ? 0 : slow->second);
+  AppendFamily(out, "netgraph_ws_update_lag_seconds", "histogram",
+               "Time from a graph update's commit to its results being handed to subscribers, one "
+               "observation per delivery.");
   telemetry::AppendHistogram(out, "netgraph_ws_update_lag_seconds", "",
                              telemetry::kUpdateLagBuckets, update_lag_buckets,
                              update_lag_sum_seconds);
-  Family(out, "netgraph_ws_catch_up_reads_total", "counter",
-         "Reads of missed updates from the outbox in PostgreSQL, by outcome.");
+  AppendFamily(out, "netgraph_ws_catch_up_reads_total", "counter",
+               "Reads of missed updates from the outbox in PostgreSQL, by outcome.");
   for (std::size_t o = 0; o < kCatchUpOutcomes; ++o) {
-    Sample(out, "netgraph_ws_catch_up_reads_total",
-           "outcome=\"" + std::string(CatchUpOutcomeName(static_cast<CatchUpOutcome>(o))) + "\"",
-           catch_up_reads_total[o]);
+    AppendSample(
+        out, "netgraph_ws_catch_up_reads_total",
+        "outcome=\"" + std::string(CatchUpOutcomeName(static_cast<CatchUpOutcome>(o))) + "\"",
+        catch_up_reads_total[o]);
   }
-  Family(out, "netgraph_ws_catch_up_updates_total", "counter",
-         "Updates delivered from the outbox rather than from Redis.");
-  Sample(out, "netgraph_ws_catch_up_updates_total", "", catch_up_updates_total);
-  Family(out, "netgraph_ws_redis_connected", "gauge",
-         "1 while the Redis subscription connection is up.");
-  Sample(out, "netgraph_ws_redis_connected", "", redis_connected ? 1 : 0);
+  AppendFamily(out, "netgraph_ws_catch_up_updates_total", "counter",
+               "Updates delivered from the outbox rather than from Redis.");
+  AppendSample(out, "netgraph_ws_catch_up_updates_total", "", catch_up_updates_total);
+  AppendFamily(out, "netgraph_ws_redis_connected", "gauge",
+               "1 while the Redis subscription connection is up.");
+  AppendSample(out, "netgraph_ws_redis_connected", "", redis_connected ? 1 : 0);
   using telemetry::Counter;
-  Family(out, "netgraph_ws_postgres_errors_total", "counter",
-         "Failed PostgreSQL statements and connection attempts of netgraph-ws.");
-  Sample(out, "netgraph_ws_postgres_errors_total", "", telemetry::Read(Counter::kPostgresErrors));
-  Family(out, "netgraph_ws_jwt_refusals_total", "counter",
-         "Bearer tokens netgraph-ws refused (all reasons).");
+  AppendFamily(out, "netgraph_ws_postgres_errors_total", "counter",
+               "Failed PostgreSQL statements and connection attempts of netgraph-ws.");
+  AppendSample(out, "netgraph_ws_postgres_errors_total", "",
+               telemetry::Read(Counter::kPostgresErrors));
+  AppendFamily(out, "netgraph_ws_jwt_refusals_total", "counter",
+               "Bearer tokens netgraph-ws refused (all reasons).");
   std::uint64_t refusals = 0;
-  for (Counter reason :
-       {Counter::kJwtRefusedMalformed, Counter::kJwtRefusedAlgorithm, Counter::kJwtRefusedKey,
-        Counter::kJwtRefusedSignature, Counter::kJwtRefusedExpired, Counter::kJwtRefusedNotYetValid,
-        Counter::kJwtRefusedClaims}) {
-    refusals += telemetry::Read(reason);
-  }
-  Sample(out, "netgraph_ws_jwt_refusals_total", "", refusals);
-  Family(out, "netgraph_build_info", "gauge", "The running build; always 1.");
+  for (const auto& reason : telemetry::kJwtRefusalReasons)
+    refusals += telemetry::Read(reason.second);
+  AppendSample(out, "netgraph_ws_jwt_refusals_total", "", refusals);
+  AppendFamily(out, "netgraph_build_info", "gauge", "The running build; always 1.");
   out.append("netgraph_build_info{daemon=\"netgraph-ws\",version=\"");
   out.append(ReleaseVersion()).append("\",commit=\"").append(BuildCommit());
   out.append("\"} 1\n");
