@@ -500,33 +500,22 @@ class Connections {
   void HandOffIdle() {
     if (handoff_ == nullptr) return;
     for (;;) {
-      int fds[ConnectionHandoff::kMaxPerMessage];
-      std::size_t count = 0;
-      for (const Connection& connection : list_) {
-        if (connection.idle() && count < ConnectionHandoff::kMaxPerMessage) {
-          fds[count++] = connection.fd;
-        }
-      }
-      if (count == 0 || !handoff_->Put(fds, count)) return;
-      ForgetHandedOff(fds, count);
+      CollectIdle(nullptr);
+      if (idle_.empty() || !handoff_->Put(idle_.data(), idle_.size())) return;
+      ForgetHandedOff();
     }
   }
 
   // Before serving the request of `serving`: the others, for the watcher to hand off.
   void BeforeServing(const Connection& serving) {
     if (!busy_) return;
-    others_.clear();
-    for (const Connection& connection : list_) {
-      if (&connection != &serving && connection.idle()) others_.push_back(connection.fd);
-    }
-    busy_->Begin(others_.data(), others_.size());
+    CollectIdle(&serving);
+    busy_->Begin(idle_.data(), idle_.size());
   }
 
   // After serving it: forgets what was handed off meanwhile.
   void AfterServing() {
-    if (busy_ && busy_->End()) {
-      ForgetHandedOff(others_.data(), std::min(others_.size(), ConnectionHandoff::kMaxPerMessage));
-    }
+    if (busy_ && busy_->End()) ForgetHandedOff();
   }
 
   // Takes one queued message's connections.
@@ -537,10 +526,19 @@ class Connections {
   }
 
  private:
-  // The queue holds the connections now: this worker's descriptors of them go.
-  void ForgetHandedOff(const int* fds, std::size_t count) {
+  // idle_ becomes the idle connections but `except`, as many as one hand-off carries.
+  void CollectIdle(const Connection* except) {
+    idle_.clear();
+    for (const Connection& connection : list_) {
+      if (idle_.size() == ConnectionHandoff::kMaxPerMessage) break;
+      if (&connection != except && connection.idle()) idle_.push_back(connection.fd);
+    }
+  }
+
+  // The queue holds the connections in idle_ now: this worker's descriptors of them go.
+  void ForgetHandedOff() {
     for (auto at = list_.begin(); at != list_.end();) {
-      at = std::find(fds, fds + count, at->fd) != fds + count ? Close(at) : std::next(at);
+      at = std::find(idle_.begin(), idle_.end(), at->fd) != idle_.end() ? Close(at) : std::next(at);
     }
   }
 
@@ -548,7 +546,7 @@ class Connections {
   const ConnectionHandoff* handoff_;
   std::list<Connection> list_;
   std::vector<int> taken_;
-  std::vector<int> others_;  // the idle connections but the one being served
+  std::vector<int> idle_;  // what CollectIdle found: the connections a hand-off carries
   std::unique_ptr<BusyHandOff> busy_;
   int epoll_fd_;  // the connections (data.ptr) and, while wanted, the listening socket and queue
 };
