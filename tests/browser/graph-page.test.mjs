@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import { claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
-import { baseUrl, graphql, isAlive, readPid, stackUp, waitFor } from '../support/stack.mjs';
+import { baseUrl, graphql, isAlive, readPid, stackStart, waitFor } from '../support/stack.mjs';
 import { networkUpdate, publish, uniqueMarker } from '../e2e/ws-support.mjs';
 import { launchBrowser, openPage, screenshot } from './browser.mjs';
 
@@ -102,7 +102,7 @@ test('the graph page draws networkGraph, adds a claimed wallet within 1 s and su
   await waitFor(() => !isAlive(wsPid), { timeoutMs: 20000, what: 'netgraph-ws to stop' });
   await waitFor(async () => (await state(page)).connection !== 'live',
     { timeoutMs: 20000, what: 'the page to see the socket drop' });
-  stackUp();  // starts netgraph-ws again
+  stackStart('ws');  // starts netgraph-ws again
   await waitFor(async () => (await state(page)).connection === 'live',
     { timeoutMs: 60000, intervalMs: 200, what: 'the page to reconnect' });
   await warmUp(page);

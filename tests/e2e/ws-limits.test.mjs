@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
-import { isAlive, readPid, repo, runDir, stackUp, waitFor } from '../support/stack.mjs';
+import { isAlive, readPid, repo, runDir, stackStart, waitFor } from '../support/stack.mjs';
 import { graphqlWsClient, networkUpdatedQuery, RawSocket, subscribe } from './ws-support.mjs';
 
 const MiB = 1024 * 1024;
@@ -146,7 +146,7 @@ async function stopWs({ child }) {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   if (child.exitCode === null) child.kill('SIGTERM');
   await exited;
-  stackUp();  // the stack's own netgraph-ws again
+  stackStart('ws');  // the stack's own netgraph-ws again
 }
 
 test('netgraph-ws limits connections per client address and closes idle anonymous ones', { timeout: 120000 }, async () => {

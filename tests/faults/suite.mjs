@@ -333,7 +333,7 @@ function makeFaults(relay) {
     },
     'nginx reloaded': async () => {
       reloadingUntil = Date.now() + 3000;
-      await stack('start', 'nginx');
+      await stack('reload', 'nginx');
       await sleep(SCALE.faultMs);
     },
     'PostgreSQL partitioned (relay silent)': async () => {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { isAlive, readPid, stackUp, waitFor } from '../support/stack.mjs';
+import { isAlive, readPid, stackStart, waitFor } from '../support/stack.mjs';
 import { openUpdate, subscribe } from '../support/redis.mjs';
 import { graphqlWsClient, subscribe as subscribeOverWebSocket } from '../e2e/ws-support.mjs';
 import { claim, issueVouchers, newUser, randomWallet, RFC3339_UTC } from '../support/api.mjs';
@@ -103,7 +103,7 @@ test('with Redis stopped during a claim, the update arrives once Redis is back',
   await locked;
   let after;
   try {
-    stackUp();  // restarts Redis
+    stackStart('redis');  // restarts Redis
     after = await subscribe(process.env.REDIS_URL, CHANNEL);
   } finally {
     holder.stdin.end('\\q\n');

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { isAlive, readPid, runDir, stackUp, waitFor } from '../support/stack.mjs';
+import { isAlive, readPid, runDir, stackStart, waitFor } from '../support/stack.mjs';
 import { CLAIM, issueVouchers, newUser, portfolio, randomWallet } from '../support/api.mjs';
 import { getFrom, holdLock, psql, sparePort, startPrivatePool } from '../support/private-pool.mjs';
 
@@ -207,9 +207,9 @@ test('/ws/health fails while netgraph-ws is stopped; the pool\'s /health says so
     assert.equal(health.body.status, 'ok');
     assert.equal(health.body.ws.reachable, false);
   } finally {
-    stackUp();
+    stackStart('ws');
   }
-  // nginx reloads in `scripts/stack up`: a connection may be refused meanwhile.
+  // netgraph-ws listens again before it has reached Redis: /ws/health says so until it has.
   await waitFor(async () => (await fetch(`${pool.baseUrl}/ws/health`).catch(() => null))?.status === 200,
     { timeoutMs: 30000, what: 'netgraph-ws back' });
   const body = await (await fetch(`${pool.baseUrl}/ws/health`)).json();

@@ -1,11 +1,13 @@
 // scripts/stack keeps a root-run stack's PostgreSQL cluster outside the checkout (the service user
 // may not write there), so the cluster can outlive its run directory. A new run directory at the same
 // path (a fresh clone where an old one was) makes new keys; the old cluster's rows, signed with the
-// old treasury key, must not come back with it.
+// old treasury key, must not come back with it. And bringing a running stack up again, or starting
+// one component, must not reload nginx: a reload closes clients' idle kept-alive connections.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repo } from '../support/stack.mjs';
@@ -27,7 +29,7 @@ const env = {
   NETGRAPH_SKIP_SETUP: '1',
   NETGRAPH_WORKERS: '1',
 };
-const stack = (command) => execFileSync(path.join(repo, 'scripts', 'stack'), [command], { env, encoding: 'utf8' });
+const stack = (...args) => execFileSync(path.join(repo, 'scripts', 'stack'), args, { env, encoding: 'utf8' });
 const sql = (query) => execFileSync('psql', [`postgresql://netgraph@127.0.0.1:${ports.pg}/netgraph`, '-tAc', query],
   { encoding: 'utf8' }).trim();
 let cluster = null;
@@ -48,6 +50,46 @@ test('a new run directory at an old one\'s path starts on a new database, not th
   const output = stack('up');
   assert.equal(sql("SELECT coalesce(to_regclass('left_behind')::text, 'gone')"), 'gone');
   if (cluster !== path.join(run, 'pg')) assert.match(output, /removing the PostgreSQL cluster an earlier/);
+});
+
+// POSTs { __typename } on the agent's connection; resolves to the answer and the connection's local
+// port, which names the connection.
+function postOn(agent) {
+  return new Promise((resolve, reject) => {
+    const request = http.request({
+      host: '127.0.0.1', port: ports.http, path: '/graphql', method: 'POST', agent,
+      headers: { 'content-type': 'application/json' },
+    }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => { body += chunk; });
+      response.on('end', () => resolve({ status: response.statusCode, body, port: request.socket.localPort }));
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify({ query: '{ __typename }' }));
+  });
+}
+
+test('up on a running stack, and starting one component again, keep clients\' kept connections: nginx is not reloaded', async () => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const first = await postOn(agent);
+    assert.equal(first.status, 200, first.body);
+    const nginxPid = readFileSync(path.join(run, 'nginx', 'nginx.pid'), 'utf8').trim();
+    stack('up');
+    stack('stop', 'ws');
+    stack('start', 'ws');
+    // A reload would have closed the idle connection: the next POST would fail or open another one.
+    const second = await postOn(agent);
+    assert.equal(second.status, 200, second.body);
+    assert.equal(second.port, first.port, 'the POST went on the same kept connection');
+    // `nginx -s reload` logs this line (scripts/stack sends its messages to the error log).
+    const errorLog = readFileSync(path.join(run, 'logs', 'nginx-error.log'), 'utf8');
+    assert.doesNotMatch(errorLog, /signal process started/, 'nginx was not signalled');
+    assert.equal(readFileSync(path.join(run, 'nginx', 'nginx.pid'), 'utf8').trim(), nginxPid);
+  } finally {
+    agent.destroy();
+  }
 });
 
 // As root the run directory links to the cluster in /var/tmp; otherwise the cluster is in it.

@@ -75,7 +75,8 @@ export async function waitFor(predicate, { timeoutMs = 10000, intervalMs = 50, w
   }
 }
 
-// Restarts whatever the stack is missing (scripts/stack up is idempotent).
-export function stackUp() {
-  execFileSync(path.join(repo, 'scripts', 'stack'), ['up'], { stdio: 'ignore', env: process.env });
+// Starts one of the stack's components again (postgres, redis, fcgi, ws) after a test stopped it,
+// and leaves the others alone: nginx is not reloaded, so clients' kept connections stay usable.
+export function stackStart(component) {
+  execFileSync(path.join(repo, 'scripts', 'stack'), ['start', component], { stdio: 'ignore', env: process.env });
 }
