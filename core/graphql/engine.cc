@@ -161,7 +161,6 @@ class EngineImpl final : public Engine {
     validation_options.max_introspection_depth = limits.max_introspection_depth;
     validation_options.max_depth = limits.max_depth;
     validation_options.max_aliases = limits.max_aliases;
-    if (limits.max_cost != 0) validation_options.max_cost = limits.max_cost;
     std::vector<Error> errors = Validate(*bindings_.schema, *document, validation_options);
     if (errors.empty() && !options_.introspection) {
       IntrospectionFieldFinder finder(*document, bindings_.schema->query_type()->name);

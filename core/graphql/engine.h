@@ -88,8 +88,8 @@ struct Limits {
   std::size_t max_depth = 15;               // field nesting, not counting introspection fields
   std::size_t max_aliases = 30;             // aliased fields per document
   std::size_t max_introspection_depth = 3;  // as graphql-js's MaxIntrospectionDepthRule
-  // Per operation, as core/graphql/validation/query_cost_rule.cc counts it; 0: no limit. The
-  // error has extensions.code COST_LIMIT_EXCEEDED.
+  // Of the operation that runs, as core/graphql/execution/operation_cost.h counts it; 0: no limit.
+  // The request error has extensions.code COST_LIMIT_EXCEEDED.
   std::uint64_t max_cost = 20000;
 };
 

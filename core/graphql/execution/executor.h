@@ -21,7 +21,8 @@
 namespace netgraph::graphql {
 
 struct ExecutorOptions {
-  // The query cost limit (validate.h's max_cost), checked again once variables are coerced.
+  // The query cost limit (operation_cost.h), checked on the selected operation once its variables
+  // are coerced.
   std::optional<std::uint64_t> max_cost;
   // Variable coercion errors leave out their "Did you mean" hints (StripSuggestions).
   bool hide_suggestions = false;
