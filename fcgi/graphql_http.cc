@@ -12,8 +12,11 @@
 #include <utility>
 #include <vector>
 
+#include "core/api/operation.h"
+#include "core/api/operation_request.h"
 #include "core/crypto/digest.h"
 #include "core/crypto/hex.h"
+#include "core/domain/failure.h"
 #include "core/status.h"
 
 namespace netgraph::fcgi {
@@ -81,55 +84,6 @@ std::string ContentType(ResponseMediaType type) {
   return std::string(type == ResponseMediaType::kGraphQLResponseJson ? kGraphQLResponseJson
                                                                      : kJson) +
          "; charset=utf-8";
-}
-
-// The GraphQL request parameters, checked for type. JSON null counts as absent.
-struct GraphQLParams {
-  std::string query;
-  std::optional<std::string> operation_name;
-  nlohmann::json variables;  // null or an object
-};
-
-// The read cache's key for the whole answer to `params` (HandleGraphQL keeps those of public
-// reads): everything the answer depends on besides the data, an operation name given as empty told
-// from none given.
-std::string AnswerKey(const GraphQLParams& params) {
-  std::string key = "answer\n";
-  key += params.query;
-  key += params.operation_name ? "\n+" + *params.operation_name : std::string("\n-");
-  key += '\n';
-  if (!params.variables.is_null()) key += params.variables.dump();
-  return key;
-}
-
-// Checks the request's parameters into `params`; an error's message is the 400's.
-Status ReadParams(const nlohmann::json& body, GraphQLParams* params) {
-  if (!body.is_object()) return Status::InvalidArgument("JSON body must be an object");
-  auto query = body.find("query");
-  if (query == body.end() || query->is_null()) return Status::InvalidArgument("Missing query");
-  if (!query->is_string()) {
-    return Status::InvalidArgument("The \"query\" parameter must be a string");
-  }
-  params->query = query->get<std::string>();
-  if (auto name = body.find("operationName"); name != body.end() && !name->is_null()) {
-    if (!name->is_string()) {
-      return Status::InvalidArgument("The \"operationName\" parameter must be a string");
-    }
-    params->operation_name = name->get<std::string>();
-  }
-  if (auto variables = body.find("variables"); variables != body.end() && !variables->is_null()) {
-    if (!variables->is_object()) {
-      return Status::InvalidArgument("The \"variables\" parameter must be a JSON object");
-    }
-    params->variables = *variables;
-  }
-  if (auto extensions = body.find("extensions");
-      extensions != body.end() && !extensions->is_null()) {
-    if (!extensions->is_object()) {
-      return Status::InvalidArgument("The \"extensions\" parameter must be a JSON object");
-    }
-  }
-  return Status::Ok();
 }
 
 // GET parameters as the JSON body a POST would carry: variables and extensions are JSON text; an
@@ -216,58 +170,14 @@ std::optional<std::string> DecodeFormComponent(std::string_view encoded) {
 
 namespace {
 
-// extensions.code of each error in `errors` (a JSON list), and the `error` text of the first
-// result object that failed ({"success":false,"error":...} under a root field of `data`). Parsed
-// only when the text says there is something to find, so a plain success costs two searches.
-void NoteOutcome(const graphql::ExecutionResult& result, GraphQLTrace* trace) {
-  trace->executed = true;
-  trace->has_errors = !result.errors.empty();
-  if (!result.errors.empty()) {
-    nlohmann::json errors = nlohmann::json::parse(result.errors, nullptr, false);
-    if (errors.is_array()) {
-      for (const nlohmann::json& error : errors) {
-        const nlohmann::json* code = nullptr;
-        if (auto extensions = error.find("extensions");
-            extensions != error.end() && extensions->is_object()) {
-          if (auto found = extensions->find("code"); found != extensions->end()) code = &*found;
-        }
-        if (code != nullptr && code->is_string())
-          trace->error_codes.push_back(code->get<std::string>());
-      }
-    }
-  }
-  // Boyer-Moore-Horspool: std::string::find stops at every quote of the JSON for this needle.
-  static constexpr std::string_view kFailed = "\"success\":false";
-  static const std::boyer_moore_horspool_searcher failed(kFailed.begin(), kFailed.end());
-  if (std::search(result.data.begin(), result.data.end(), failed) == result.data.end()) return;
-  nlohmann::json data = nlohmann::json::parse(result.data, nullptr, false);
-  if (!data.is_object()) return;
-  for (const auto& [field, value] : data.items()) {
-    if (!value.is_object()) continue;
-    auto error = value.find("error");
-    if (error != value.end() && error->is_string()) {
-      trace->failure = error->get<std::string>();
-      return;
-    }
-  }
-}
-
-}  // namespace
-
-HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
-                           const GraphQLHttpOptions& options, GraphQLTrace* trace) {
+// The answer to a GET or POST, which depends on the Accept header from here on.
+HttpResponse AnswerGetOrPost(const HttpRequest& request, api::Service& service,
+                             const GraphQLHttpOptions& options, GraphQLTrace* trace) {
   const bool is_get = request.method == "GET";
-  if (!is_get && request.method != "POST") {
-    HttpResponse response = ErrorResponse(405, "GraphQL requests use GET (queries) or POST");
-    response.SetHeader("Allow", "GET, POST, OPTIONS");
-    return response;
-  }
   std::optional<ResponseMediaType> media_type =
       NegotiateMediaType(request.has_accept, request.accept);
   if (!media_type) {
-    HttpResponse response =
-        ErrorResponse(406, "Accept application/graphql-response+json or application/json");
-    return response;
+    return ErrorResponse(406, "Accept application/graphql-response+json or application/json");
   }
 
   nlohmann::json body;
@@ -299,76 +209,65 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
     body = std::move(parsed.value);
   }
 
-  GraphQLParams params;
-  if (Status read = ReadParams(body, &params); !read.ok()) {
-    return ErrorResponse(400, read.message());
-  }
+  Result<api::OperationRequest> operation_request =
+      api::OperationRequest::FromJson(std::move(body));
+  if (!operation_request.ok()) return ErrorResponse(400, operation_request.status().message());
 
-  graphql::Engine& engine = service.engine();
-  const auto prepare_start = std::chrono::steady_clock::now();
-  std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(params.query);
-  std::optional<std::string_view> operation_name;
-  if (params.operation_name) operation_name = *params.operation_name;
-  const std::optional<graphql::OperationSummary> operation = document->Describe(operation_name);
+  api::OperationOptions run_options;
+  run_options.queries_only = is_get;
+  run_options.subscription_refusal = kSubscriptionOverHttp;
   if (trace != nullptr) {
-    trace->prepare = std::chrono::steady_clock::now() - prepare_start;
-    trace->document = document;
-    trace->operation = operation;
-    trace->operation_name = params.operation_name;
-    if (trace->on_operation) trace->on_operation(*trace);
+    trace->operation_name = operation_request->operation_name;
+    run_options.on_prepared = [trace](const api::OperationRun& run) {
+      trace->prepare = run.prepare;
+      trace->document = run.document;
+      trace->operation = run.operation;
+      if (trace->on_operation) trace->on_operation(*trace);
+    };
   }
-  if (is_get && document->valid() &&
-      document->OperationTypeFor(operation_name) == graphql::OperationType::kMutation) {
+  api::OperationRun run =
+      api::RunOperation(service, *operation_request, request.authorization, run_options);
+  if (run.mutation_refused) {
     HttpResponse response = ErrorResponse(405, "Cannot perform mutations over GET");
     response.SetHeader("Allow", "POST");
     return response;
   }
-
-  std::unique_ptr<api::RequestScope> scope = service.NewRequest(request.authorization);
-  if (trace != nullptr && scope->identity() != nullptr) {
-    const std::string& subject = scope->identity()->subject;
-    trace->caller = crypto::HexEncode(
-                        crypto::Sha256(std::span(
-                            reinterpret_cast<const std::uint8_t*>(subject.data()), subject.size())))
-                        .substr(0, 12);
-  }
-  graphql::ExecuteParams execute;
-  execute.operation_name = operation_name;
-  execute.variables = params.variables.is_null() ? nullptr : &params.variables;
-  execute.context = scope.get();
-  execute.subscription_refusal = kSubscriptionOverHttp;
-  const auto execute_start = std::chrono::steady_clock::now();
-  graphql::ExecutionResult result;
-  HttpResponse response;
-  // An anonymous query of public reads only: its whole answer, as bytes, is kept in the read cache
-  // beside the answers of its fields and is valid exactly as long as they are (read_cache.h), so
-  // a repeated public read skips execution and serialisation too. Answers with errors are not kept.
-  if (request.authorization.empty() && service.read_cache().enabled() && operation.has_value() &&
-      api::Service::AnsweredFromReadCache(*operation)) {
-    Result<graphql::Value> kept = service.read_cache().Get(
-        AnswerKey(params), api::ReadCache::Clock::now(), [&]() -> Result<api::ReadCache::Fresh> {
-          result = engine.Execute(*document, execute);
-          if (!result.has_data || !result.errors.empty()) {
-            return Status::FailedPrecondition("an answer with errors is not kept");
-          }
-          return api::ReadCache::Fresh{graphql::Value::String(result.Body()), std::nullopt};
-        });
-    if (kept.ok()) {
-      response.body = kept->as_string();
-      result.has_data = true;
-    }
-  } else {
-    result = engine.Execute(*document, execute);
-  }
-  if (response.body.empty()) response.body = result.Body();
   if (trace != nullptr) {
-    trace->execute = std::chrono::steady_clock::now() - execute_start;
-    NoteOutcome(result, trace);
+    if (const auth::Identity* identity = run.scope->identity()) {
+      const std::string& subject = identity->subject;
+      trace->caller = crypto::HexEncode(crypto::Sha256(std::span(
+                                            reinterpret_cast<const std::uint8_t*>(subject.data()),
+                                            subject.size())))
+                          .substr(0, 12);
+    }
+    trace->execute = run.execute;
+    trace->executed = true;
+    trace->has_errors = run.has_errors;
+    trace->error_codes = std::move(run.error_codes);
+    if (run.failure) trace->failure = domain::FailureText(*run.failure);
   }
 
-  response.status = result.has_data || *media_type == ResponseMediaType::kJson ? 200 : 400;
+  HttpResponse response;
+  response.status = run.has_data || *media_type == ResponseMediaType::kJson ? 200 : 400;
+  response.body = std::move(run.body);
   response.SetHeader("Content-Type", ContentType(*media_type));
   response.SetHeader("Cache-Control", "no-store");
+  return response;
+}
+
+}  // namespace
+
+HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
+                           const GraphQLHttpOptions& options, GraphQLTrace* trace) {
+  if (request.method != "GET" && request.method != "POST") {
+    HttpResponse response = ErrorResponse(405, "GraphQL requests use GET (queries) or POST");
+    response.SetHeader("Allow", "GET, POST, OPTIONS");
+    return response;
+  }
+  HttpResponse response = AnswerGetOrPost(request, service, options, trace);
+  // The media type of the answer, or a 406 instead of it, follows the Accept header: a cache
+  // between client and server keeps answers per Accept value.
+  response.SetHeader("Vary", "Accept");
   return response;
 }
 

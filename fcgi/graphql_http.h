@@ -10,6 +10,10 @@
 //   A request error (syntax, validation, operation selection, variable coercion) is 400 under
 //   application/graphql-response+json and 200 under application/json. An executed operation is 200.
 // - Never an empty "errors" list.
+// - Every answer to a GET or POST says Vary: Accept.
+//
+// Running the operation is core/api's (core/api/operation.h): this adapter keeps the method, the
+// media types, the status codes and the headers.
 #ifndef NETGRAPH_FCGI_GRAPHQL_HTTP_H_
 #define NETGRAPH_FCGI_GRAPHQL_HTTP_H_
 
@@ -50,10 +54,12 @@ struct GraphQLTrace {
   std::optional<graphql::OperationSummary> operation;         // when the document selects one
   std::optional<std::string> operation_name;                  // the request's operationName
   std::vector<std::string> error_codes;  // extensions.code of the errors that carry one
-  std::string failure;                   // the first result object's `error` text, if any
-  bool executed = false;                 // the engine ran (or refused) the document
-  bool has_errors = false;               // the response has "errors"
-  std::string caller;  // the first 12 hex digits of SHA-256 of a valid token's sub; else empty
+  // The text (domain::FailureText) of the first refusal a resolver reported, if any: one of a
+  // fixed vocabulary, never read from the answer (core/api/operation.h).
+  std::string failure;
+  bool executed = false;    // the engine ran (or refused) the document
+  bool has_errors = false;  // the response has "errors"
+  std::string caller;       // the first 12 hex digits of SHA-256 of a valid token's sub; else empty
   std::chrono::nanoseconds prepare{0};  // parse and validate (or the cache lookup)
   std::chrono::nanoseconds execute{0};
   // Called once the operation is known, before it runs (the pool's status page shows it).

@@ -101,7 +101,13 @@ fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, const Share
   plan.roles = {
       {"worker", configuration->workers,
        [configuration] {
-         return fcgi::RunWorker(configuration->worker, *configuration->loaded.service);
+         api::Service& service = *configuration->loaded.service;
+         // A JWKS URL's keys are kept fresh on a thread of the worker's own: no request waits on
+         // the identity provider (core/auth/jwks_key_set.h).
+         if (const std::shared_ptr<auth::JwksKeySet>& keys = service.token_key_set()) {
+           keys->RefreshInBackground();
+         }
+         return fcgi::RunWorker(configuration->worker, service);
        }},
       {"relay", 1,
        [configuration] {

@@ -199,9 +199,11 @@ std::string PoolMetricsText(const PoolView& pool) {
   out.append(
       "# HELP netgraph_build_info The running build; always 1.\n"
       "# TYPE netgraph_build_info gauge\n");
-  out.append("netgraph_build_info{daemon=\"netgraph-fcgi\",version=\"");
-  out.append(ReleaseVersion()).append("\",commit=\"").append(BuildCommit());
-  out.append("\"} 1\n");
+  std::string build;
+  telemetry::AppendLabel(build, "daemon", "netgraph-fcgi");
+  telemetry::AppendLabel(build, "version", ReleaseVersion());
+  telemetry::AppendLabel(build, "commit", BuildCommit());
+  telemetry::AppendSample(out, "netgraph_build_info", build, 1);
   return out;
 }
 

@@ -285,11 +285,12 @@ void Scoreboard::EndRequest(const FinishedRequest* graphql) {
     Bump(mine.latency_buckets[kind][telemetry::BucketIndex(kLatencyBuckets, seconds)]);
     Bump(mine.latency_sum_ns[kind], static_cast<std::uint64_t>(graphql->duration.count()));
 
-    std::string labels = "operation_type=\"";
-    labels.append(OperationKindName(graphql->kind)).append("\",root_field=\"");
-    labels.append(graphql->root_field).append("\",outcome=\"").append(graphql->outcome);
-    labels.append("\",code=\"").append(graphql->code).append("\",status=\"");
-    labels.append(std::to_string(graphql->status)).append("\"");
+    std::string labels;
+    telemetry::AppendLabel(labels, "operation_type", OperationKindName(graphql->kind));
+    telemetry::AppendLabel(labels, "root_field", graphql->root_field);
+    telemetry::AppendLabel(labels, "outcome", graphql->outcome);
+    telemetry::AppendLabel(labels, "code", graphql->code);
+    telemetry::AppendLabel(labels, "status", std::to_string(graphql->status));
     RequestSeries* series = &mine.requests[kRequestSeries];
     if (labels.size() < kLabelBytes) {
       for (std::size_t i = 0; i < kRequestSeries; ++i) {
@@ -389,6 +390,10 @@ constexpr CounterFamily kDocumentCacheFamilies[] = {
     {"netgraph_read_cache_misses_total", "counter",
      "Public reads the read caches sent to PostgreSQL (counted while NETGRAPH_READ_CACHE is on).",
      telemetry::Counter::kReadCacheMisses},
+    {"netgraph_read_cache_bytes", "gauge",
+     "Memory the read caches hold, keys included, summed over the workers (and past workers' last "
+     "value until their slot is reused).",
+     telemetry::Counter::kReadCacheBytes},
 };
 constexpr CounterFamily kClientFamilies[] = {
     {"netgraph_postgres_errors_total", "counter",

@@ -63,9 +63,6 @@ netgraph::Result<netgraph::daemon::LoadedService> ReadConfiguration(
     // shared and bounded by the hub (ws/hub.h), and go when they end. A cache would keep
     // parsed documents outside those bounds after their subscriptions closed.
     config.engine.document_cache_capacity = 0;
-    // Tokens are verified on the event loop, which must not wait on the network: JwksRefresher
-    // fetches instead.
-    config.auth.jwks_fetch_on_verify = false;
   });
 }
 

@@ -82,11 +82,21 @@ class RequestScope : public graphql::RequestContext {
   // kAuthenticationRequired when the request has no valid token.
   domain::Outcome<const domain::User*> CurrentUser();
 
+  // A resolver reports that the domain refused what it was asked (the result object it returns
+  // says so too: {"success": false, "error": ...}); the first report of the request counts. What
+  // the adapters log and count as the request's failure (core/api/operation.h): reported, not
+  // read back from the answer, whose shape (aliases) is the client's.
+  void NoteFailure(domain::Failure failure) {
+    if (!failure_) failure_ = failure;
+  }
+  std::optional<domain::Failure> failure() const { return failure_; }
+
  private:
   Service& service_;
   Credentials credentials_;
   std::optional<auth::Identity> identity_;
   std::optional<domain::User> user_;  // CurrentUser's cache
+  std::optional<domain::Failure> failure_;
 };
 
 class Service {
@@ -114,7 +124,8 @@ class Service {
   // Whether the whole answer to `operation` comes from read_cache(): a query whose root fields are
   // all networkGraph, investmentData or __typename (core/api/resolvers.cc). Asked without a token,
   // such a query's answer then depends only on its text, its variables and the data, so the
-  // caller may keep the answer's bytes in read_cache() as well (fcgi/graphql_http.cc does).
+  // caller may keep the answer's bytes in read_cache() as well (core/api/operation.cc does, under
+  // core/api/answer_key.h's key).
   static bool AnsweredFromReadCache(const graphql::OperationSummary& operation);
   // Called once a change of the public data has committed, before the caller learns of it: every
   // process sharing the generation then reads the database again.

@@ -115,6 +115,13 @@ class EngineImpl final : public Engine {
     return result;
   }
 
+  std::optional<Value> CoerceVariables(const PreparedDocument& document,
+                                       const ExecuteParams& params) override {
+    const auto* prepared = dynamic_cast<const PreparedDocumentImpl*>(&document);
+    if (prepared == nullptr || prepared->owner() != this) return std::nullopt;
+    return executor_.CoerceVariables(*prepared, params);
+  }
+
   std::unique_ptr<Subscription> Subscribe(std::shared_ptr<const PreparedDocument> document,
                                           const ExecuteParams& params,
                                           ExecutionResult* request_error) override {

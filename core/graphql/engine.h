@@ -191,6 +191,14 @@ class Engine {
   virtual ExecutionResult Execute(const PreparedDocument& document,
                                   const ExecuteParams& params) = 0;
 
+  // The variable values Execute would run `document`'s operation (params.operation_name selects
+  // it) with: an Object of the variables the operation defines, coerced from params.variables,
+  // defaults applied, absent ones without a default left out. Variables the operation does not
+  // define are not in it. nullopt when Execute would answer with a request error instead. For a
+  // caller that keys something by what an operation depends on (core/api/answer_key.h).
+  virtual std::optional<Value> CoerceVariables(const PreparedDocument& document,
+                                               const ExecuteParams& params) = 0;
+
   // CreateSourceStream of the spec. On success returns the subscription; otherwise nullptr and
   // `request_error` holds the response to send (a request error or the subscribe resolver's error).
   virtual std::unique_ptr<Subscription> Subscribe(std::shared_ptr<const PreparedDocument> document,

@@ -649,6 +649,16 @@ ExecutionResult Executor::Execute(const PreparedDocumentImpl& document,
   return execution.Run(params.root_value, nullptr);
 }
 
+std::optional<Value> Executor::CoerceVariables(const PreparedDocumentImpl& document,
+                                               const ExecuteParams& params) const {
+  Value variables;
+  ExecutionResult request_error;
+  if (StartRequest(bindings_, options_, document, params, &variables, &request_error) == nullptr) {
+    return std::nullopt;
+  }
+  return variables;
+}
+
 std::unique_ptr<Subscription> Executor::Subscribe(
     std::shared_ptr<const PreparedDocumentImpl> document, const ExecuteParams& params,
     ExecutionResult* request_error) const {

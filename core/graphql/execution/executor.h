@@ -37,6 +37,10 @@ class Executor {
   // subscription) is a request error.
   ExecutionResult Execute(const PreparedDocumentImpl& document, const ExecuteParams& params) const;
 
+  // The variables Execute would run with (Engine::CoerceVariables); nullopt for a request error.
+  std::optional<Value> CoerceVariables(const PreparedDocumentImpl& document,
+                                       const ExecuteParams& params) const;
+
   // CreateSourceStream: nullptr with *request_error set when the request cannot subscribe.
   std::unique_ptr<Subscription> Subscribe(std::shared_ptr<const PreparedDocumentImpl> document,
                                           const ExecuteParams& params,
