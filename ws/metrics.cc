@@ -158,11 +158,8 @@ std::string WsCounters::MetricsText() const {
 }
 
 std::string WsCounters::HealthJson() const {
-  std::int64_t connections = 0;
-  for (const auto& [protocol, count] : open_connections) connections += count;
   nlohmann::json body = {{"status", stopping ? "stopping" : "ok"},
-                         {"redis", {{"connected", redis_connected}}},
-                         {"connections", connections}};
+                         {"redis", {{"connected", redis_connected}}}};
   return body.dump();
 }
 

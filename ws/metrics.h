@@ -66,7 +66,8 @@ struct WsCounters {
   void ObserveUpdateLag(std::optional<std::int64_t> appended_unix_us, std::size_t deliveries);
   // The Prometheus text of everything above, with the process's core counters and build info.
   std::string MetricsText() const;
-  // /ws/health's body: {"status":"ok"|"stopping","redis":{"connected":...},"connections":N}.
+  // /ws/health's body: {"status":"ok"|"stopping","redis":{"connected":...}}. Public (nginx serves
+  // it to anyone), so it tells nothing of the load: the connection count is in MetricsText.
   std::string HealthJson() const;
   bool healthy() const { return !stopping; }
 };
