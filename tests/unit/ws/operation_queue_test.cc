@@ -6,8 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -251,6 +254,74 @@ TEST_F(OperationQueueTest, NothingIsLeftOnceEveryJobIsDone) {
   for (std::uint64_t ticket = 10; ticket < 15; ++ticket) {
     ASSERT_FALSE(Push(1, "192.0.2.1", ticket, 100)) << ticket;
     queue_.Finish(*queue_.Take());
+  }
+}
+
+// Any interleaving of pushes, cancellations, takes and finishes: every job accepted and not
+// cancelled while waiting is taken exactly once, a cancelled one never, the counts agree with what
+// is in the queue, and nothing is left once all is done.
+TEST_F(OperationQueueTest, AnyInterleavingKeepsTheBooks) {
+  OperationQueue queue(OperationLimits{40, 12}, 6, MemoryLimits{});
+  std::mt19937 random(22);
+  std::map<std::uint64_t, OperationQueue::ConnectionId> waiting;  // ticket -> connection
+  std::vector<Job> running;
+  std::set<std::uint64_t> taken;
+  std::set<std::uint64_t> cancelled;
+  std::uint64_t next_ticket = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const unsigned action = random() % 10;
+    const OperationQueue::ConnectionId connection = random() % 12 + 1;
+    const std::string address = "192.0.2." + std::to_string(connection % 3);
+    if (action < 4) {
+      const std::uint64_t ticket = ++next_ticket;
+      if (!queue.Push(MakeJob(connection, address, ticket, 10), {})) waiting[ticket] = connection;
+    } else if (action < 6 && !waiting.empty()) {
+      auto victim = std::next(waiting.begin(), static_cast<long>(random() % waiting.size()));
+      ASSERT_EQ(queue.Cancel(victim->second, victim->first).jobs, 1u);
+      cancelled.insert(victim->first);
+      waiting.erase(victim);
+    } else if (action == 6) {
+      const std::size_t before = queue.waiting();
+      OperationQueue::Removed removed = queue.CancelAll(connection);
+      std::size_t expected = 0;
+      for (auto job = waiting.begin(); job != waiting.end();) {
+        if (job->second != connection) {
+          ++job;
+          continue;
+        }
+        cancelled.insert(job->first);
+        job = waiting.erase(job);
+        ++expected;
+      }
+      ASSERT_EQ(removed.jobs, expected);
+      ASSERT_EQ(queue.waiting(), before - expected);
+    } else if (action < 9) {
+      std::optional<Job> job = queue.Take();
+      ASSERT_EQ(job.has_value(), !waiting.empty());
+      if (job) {
+        ASSERT_EQ(waiting.erase(job->ticket), 1u) << job->ticket;
+        ASSERT_TRUE(taken.insert(job->ticket).second);
+        running.push_back(std::move(*job));
+      }
+    } else if (!running.empty()) {
+      const std::size_t index = random() % running.size();
+      queue.Finish(running[index]);
+      running.erase(running.begin() + static_cast<long>(index));
+    }
+    ASSERT_EQ(queue.waiting(), waiting.size());
+    ASSERT_EQ(queue.running(), running.size());
+    ASSERT_EQ(queue.bytes(), 10 * (waiting.size() + running.size()));
+  }
+  while (std::optional<Job> job = queue.Take()) {
+    ASSERT_EQ(waiting.erase(job->ticket), 1u);
+    queue.Finish(*job);
+  }
+  for (const Job& job : running) queue.Finish(job);
+  EXPECT_TRUE(waiting.empty());
+  EXPECT_EQ(queue.bytes(), 0u);
+  for (std::uint64_t ticket : cancelled) EXPECT_EQ(taken.count(ticket), 0u) << ticket;
+  for (OperationQueue::ConnectionId c = 1; c <= 12; ++c) {
+    EXPECT_EQ(queue.HeldBy(c, "192.0.2." + std::to_string(c % 3)).address, 0u);
   }
 }
 
