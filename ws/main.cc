@@ -268,7 +268,8 @@ int main(int argc, char** argv) {
   uv_loop_t loop;
   uv_loop_init(&loop);
   Result<std::unique_ptr<ws::DatabaseWorkers>> workers =
-      ws::DatabaseWorkers::Start(&loop, loaded->config, options.database_threads);
+      ws::DatabaseWorkers::Start(&loop, loaded->config, options.database_threads,
+                                 options.queued_operations, options.max_operations, options.memory);
   if (!workers.ok()) {
     log::Error(workers.status().message());
     return 1;

@@ -45,6 +45,10 @@ Options Options::FromEnvironment(config::Environment& env) {
       env.Int("NETGRAPH_WS_REDIS_RETRY_MAX_MS", o.redis_retry_max.count(), 10, 600000));
   if (o.redis_retry_max < o.redis_retry_min) o.redis_retry_max = o.redis_retry_min;
   o.database_threads = Size(env, "NETGRAPH_WS_DATABASE_THREADS", o.database_threads, 1, 64);
+  o.queued_operations.process =
+      Size(env, "NETGRAPH_WS_MAX_QUEUED_OPERATIONS", o.queued_operations.process, 1, 1000000);
+  o.queued_operations.per_address = Size(env, "NETGRAPH_WS_MAX_QUEUED_OPERATIONS_PER_ADDRESS",
+                                         o.queued_operations.per_address, 1, 1000000);
 
   o.memory.per_connection = Size(env, "NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_CONNECTION",
                                  o.memory.per_connection, 64 * 1024, 1L << 40);
