@@ -31,8 +31,11 @@ namespace netgraph::fcgi {
 
 class ConnectionHandoff {
  public:
-  // The most connections one Put carries (the kernel's limit on descriptors in one message).
-  static constexpr std::size_t kMaxPerMessage = 253;
+  // The most connections one Put carries (the kernel allows 253). A worker takes a message only
+  // while it has room for this many under its connection limit (fcgi/worker.cc), so the smaller
+  // a message, the fuller a worker may be and still take one; nginx keeps 32 idle connections per
+  // nginx worker, spread over the pool's workers, so a busy worker seldom holds more than this.
+  static constexpr std::size_t kMaxPerMessage = 64;
 
   // Makes the queue and the counter; call before forking.
   static Result<std::unique_ptr<ConnectionHandoff>> Create();

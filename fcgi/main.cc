@@ -70,6 +70,10 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
       !listen.ok()) {
     env.AddProblem(listen.message());
   }
+  read->worker.io_timeout = std::chrono::milliseconds(
+      env.Int("NETGRAPH_FCGI_IO_TIMEOUT_MS", read->worker.io_timeout.count(), 100, 600000));
+  read->worker.idle_timeout = std::chrono::milliseconds(
+      env.Int("NETGRAPH_FCGI_IDLE_TIMEOUT_MS", read->worker.idle_timeout.count(), 1000, 86400000));
   read->backlog = static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", 1024, 1, 65535));
   Result<fcgi::CorsPolicy> cors = fcgi::CorsPolicy::FromOrigins(env.List("NETGRAPH_CORS_ORIGINS"));
   if (cors.ok()) {
