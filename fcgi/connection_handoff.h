@@ -31,8 +31,11 @@ namespace netgraph::fcgi {
 
 class ConnectionHandoff {
  public:
-  // The most connections one Put carries (the kernel's limit on descriptors in one message).
-  static constexpr std::size_t kMaxPerMessage = 253;
+  // The most connections one Put carries (the kernel allows 253). A worker takes a message only
+  // while it has room for this many under its connection limit (fcgi/worker.cc), so the smaller
+  // a message, the fuller a worker may be and still take one; nginx keeps 32 idle connections per
+  // nginx worker, spread over the pool's workers, so a busy worker seldom holds more than this.
+  static constexpr std::size_t kMaxPerMessage = 64;
 
   // Makes the queue and the counter; call before forking.
   static Result<std::unique_ptr<ConnectionHandoff>> Create();
@@ -81,13 +84,39 @@ class ConnectionHandoff {
 // and the worker is sent `death_signal` when the watcher dies (a worker asks for SIGTERM: it stops
 // gracefully and its master replaces it, watcher and all).
 //
+// The page holds one state word, and each side moves it only along its own edges:
+//   worker:  idle -> serving (Begin);  serving -> idle and handed -> idle (End)
+//   watcher: serving -> handing -> serving or handed (one look, one hand-off at most)
+// Leaving "serving" is a compare-and-swap on both sides, so a move of one is never overwritten by
+// the other's: a worker preempted anywhere in End either ends the request before the watcher looks
+// (nothing goes) or sees the hand-off it lost the race to (then the connections went).
+//
 // Contract: Begin and End are called by the worker in pairs around a request, and between them the
 // worker does not touch the connections it passed to Begin; End tells whether they went (then the
-// worker closes its descriptors of them) and waits out a hand-off in progress.
+// worker closes its descriptors of them) and waits out a hand-off in progress, for kMaxWait at
+// most: a watcher that dies or hangs in the middle of a hand-off is ended, and the connections it
+// was handing count as gone (maybe queued, maybe lost: whichever, the worker closes its descriptors
+// and no connection is ever served by two workers). Nothing is handed off after that; the watcher's
+// death sends `death_signal`, so the worker is replaced.
 class BusyHandOff {
  public:
+  // How long End waits for a look of the watcher's to finish: one look is a few loads and at most
+  // one sendmsg(2), microseconds; a watcher that has not finished after this is hung (or stopped)
+  // and is ended.
+  static constexpr std::chrono::milliseconds kMaxWait{1000};
+
+  // Points where a test stops time or ends the watcher
+  // (tests/unit/fcgi/connection_handoff_test.cc): a preemption or a death there is what the
+  // protocol above must survive. Null in production, where each is a branch on the rare path only.
+  struct Seams {
+    void (*worker_settling)() = nullptr;  // End: between reading the state and changing it
+    void (*watcher_handing)() = nullptr;  // the watcher, in its process: in the middle of a look
+  };
+
   // Starts the watcher; without one (it could not be started: logged), nothing is handed off.
   BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick, int death_signal);
+  BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick, int death_signal,
+              Seams seams);
   ~BusyHandOff();  // ends the watcher (which sends `death_signal`)
   BusyHandOff(const BusyHandOff&) = delete;
   BusyHandOff& operator=(const BusyHandOff&) = delete;
@@ -95,16 +124,30 @@ class BusyHandOff {
   // A request begins; `fds` (at most ConnectionHandoff::kMaxPerMessage are kept) are the worker's
   // other idle connections.
   void Begin(const int* fds, std::size_t count);
-  // The request has ended. True when the connections passed to Begin were handed off.
+  // The request has ended. True when the connections passed to Begin are gone from this worker
+  // (handed off, or lost with a watcher that died or hung while handing them off).
   bool End();
 
-  pid_t watcher() const { return watcher_; }  // -1 when it could not be started
+  pid_t watcher() const { return watcher_; }  // -1 when it could not be started, or was ended
 
   struct Shared;  // the page the worker and its watcher share (connection_handoff.cc)
 
  private:
+  // End's rare path: the watcher has moved the state to `state` (handing or handed).
+  bool Settle(int state);
+  // Waits until the watcher has finished the look in progress; false when it died first or
+  // kMaxWait passed.
+  bool AwaitHandOff();
+  // Whether the watcher has exited (it is then reaped).
+  bool WatcherExited();
+  // Ends a watcher that died or hung in a hand-off; nothing is handed off after this.
+  void GiveUpWatcher();
+
   Shared* shared_ = nullptr;
   pid_t watcher_ = -1;
+  bool watcher_reaped_ = false;
+  std::chrono::microseconds tick_;
+  Seams seams_;
 };
 
 }  // namespace netgraph::fcgi

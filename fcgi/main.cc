@@ -66,6 +66,14 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
       std::chrono::milliseconds(env.Int("NETGRAPH_SLOW_REQUEST_MS", 1000, 0, 3600000));
   read->worker.pool.ws_address = env.String("NETGRAPH_WS_LISTEN", "/run/netgraph/ws.sock");
   read->listen = env.String("NETGRAPH_FCGI_LISTEN", "/run/netgraph/fcgi.sock");
+  if (Status listen = daemon::CheckListenAddress("NETGRAPH_FCGI_LISTEN", read->listen);
+      !listen.ok()) {
+    env.AddProblem(listen.message());
+  }
+  read->worker.io_timeout = std::chrono::milliseconds(
+      env.Int("NETGRAPH_FCGI_IO_TIMEOUT_MS", read->worker.io_timeout.count(), 100, 600000));
+  read->worker.idle_timeout = std::chrono::milliseconds(
+      env.Int("NETGRAPH_FCGI_IDLE_TIMEOUT_MS", read->worker.idle_timeout.count(), 1000, 86400000));
   read->backlog = static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", 1024, 1, 65535));
   Result<fcgi::CorsPolicy> cors = fcgi::CorsPolicy::FromOrigins(env.List("NETGRAPH_CORS_ORIGINS"));
   if (cors.ok()) {

@@ -28,6 +28,7 @@
 #include "core/log.h"
 #include "core/telemetry.h"
 #include "daemon/signals.h"
+#include "fcgi/connection_output.h"
 #include "fcgi/fastcgi_record.h"
 #include "fcgi/routes.h"
 
@@ -50,40 +51,6 @@ sigset_t InstallHandlers() {
   ::sigprocmask(SIG_BLOCK, &stop_signals, &waiting);
   for (int signal : {SIGTERM, SIGINT, SIGQUIT}) sigdelset(&waiting, signal);
   return waiting;
-}
-
-// Writes all of `segments` to the non-blocking socket `fd`, waiting for room as needed (a peer that
-// never reads is the master's request deadline's to end). False when the connection failed.
-bool WriteAll(int fd, std::vector<iovec>& segments) {
-  iovec* next = segments.data();
-  std::size_t left = segments.size();
-  while (left > 0) {
-    const int count = static_cast<int>(std::min<std::size_t>(left, IOV_MAX));
-    const ssize_t written = ::writev(fd, next, count);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN) return false;
-      pollfd wait = {fd, POLLOUT, 0};
-      if (::poll(&wait, 1, -1) < 0 && errno != EINTR) return false;
-      continue;
-    }
-    std::size_t done = static_cast<std::size_t>(written);
-    while (left > 0 && done >= next->iov_len) {
-      done -= next->iov_len;
-      ++next;
-      --left;
-    }
-    if (left > 0) {
-      next->iov_base = static_cast<char*>(next->iov_base) + done;
-      next->iov_len -= done;
-    }
-  }
-  return true;
-}
-
-bool WriteAll(int fd, std::string_view bytes) {
-  std::vector<iovec> segments = {{const_cast<char*>(bytes.data()), bytes.size()}};
-  return WriteAll(fd, segments);
 }
 
 // The response's CGI header block (FastCGI's Status line, then the headers).
@@ -109,11 +76,21 @@ std::string Head(const HttpResponse& response) {
   return head;
 }
 
-// Sends `response` as request `id`'s answer: the header block and the body in one writev(2).
-bool WriteResponse(int fd, std::uint16_t id, const HttpResponse& response) {
+// Where a response goes: the connection's socket, and what it has not taken yet.
+struct Reply {
+  int fd;
+  ConnectionOutput& output;
+  // A response the peer has not taken within this is abandoned (the connection is closed).
+  std::chrono::milliseconds io_timeout;
+};
+
+// Sends `response` as request `id`'s answer: the header block and the body in one writev(2), and
+// what the socket does not take at once kept for later (fcgi/connection_output.h).
+bool WriteResponse(const Reply& reply, std::uint16_t id, const HttpResponse& response) {
   const std::string head = Head(response);
   fastcgi::ResponseFrames frames(id, {head, response.body});
-  return WriteAll(fd, frames.segments());
+  return reply.output.Send(reply.fd, frames.segments(),
+                           std::chrono::steady_clock::now() + reply.io_timeout);
 }
 
 // The request as the handlers see it (views of `request`). Like CGI, the first of repeated
@@ -262,9 +239,9 @@ JsonLine Describe(std::string_view method, std::string_view path, const std::str
   return line;
 }
 
-// Answers `request` on connection `fd`, then accounts for it. False when the answer could not be
+// Answers `request` with `reply`, then accounts for it. False when the answer could not be
 // written: the connection is then closed.
-bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
+bool Serve(const fastcgi::Request& request, const Reply& reply, api::Service& service,
            const WorkerOptions& worker) {
   const GraphQLHttpOptions& options = worker.http;
   const auto start = std::chrono::steady_clock::now();
@@ -288,7 +265,7 @@ bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
     HttpResponse response = ErrorResponse(
         413, "Request body exceeds " + std::to_string(options.max_body_bytes) + " bytes");
     response.SetHeader("X-Request-Id", request_id);
-    const bool written = WriteResponse(fd, request.id, response);
+    const bool written = WriteResponse(reply, request.id, response);
     if (scoreboard != nullptr) scoreboard->EndRequest(nullptr);
     telemetry::RequestProfile::End();
     return written;
@@ -315,7 +292,7 @@ bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
   }
   response.SetHeader("X-Request-Id", request_id);
   // The response goes to nginx now; counting and logging it does not delay the client.
-  const bool written = WriteResponse(fd, request.id, response);
+  const bool written = WriteResponse(reply, request.id, response);
   const std::chrono::nanoseconds duration = std::chrono::steady_clock::now() - start;
   const std::string_view method = http.method;
   const std::string_view path = http.path;
@@ -369,40 +346,62 @@ bool Serve(const fastcgi::Request& request, int fd, api::Service& service,
   return written;
 }
 
+using Clock = std::chrono::steady_clock;
+
+// Bytes of replies and responses a connection may have waiting for its peer to take them: 256
+// connections of a worker keep at most 16 MiB (fcgi/connection_output.h).
+constexpr std::size_t kMaxKeptOutput = 64 * 1024;
+
 // One connection from the web server (kept for further requests when it sets FCGI_KEEP_CONN, as
 // nginx does) and what has arrived on it.
 struct Connection {
-  Connection(int socket, fastcgi::Limits limits, bool accepted)
-      : fd(socket),
-        assembler(limits),
-        arriving(accepted),
-        arriving_since(std::chrono::steady_clock::now()) {}
+  Connection(int socket, fastcgi::Limits limits, bool accepted, Clock::time_point now)
+      : fd(socket), assembler(limits), arriving(accepted), since(now) {}
   int fd;
   std::string input;
   fastcgi::RequestAssembler assembler;
-  bool ready = false;  // assembler holds a complete request
+  ConnectionOutput output{kMaxKeptOutput};  // what its peer has not taken yet
+  bool ready = false;                       // assembler holds a complete request
   // A request is on its way (the connection is newly accepted, or part of a request has come)
-  // since then.
+  // since `since`; otherwise, unless ready, the connection has been idle since then.
   bool arriving;
-  std::chrono::steady_clock::time_point arriving_since;
+  Clock::time_point since;
+  bool close_when_sent = false;  // answered without FCGI_KEEP_CONN: closed once output is taken
+  bool awaits_output = false;    // waits for its socket to be writable, not readable
 
-  void NoteProgress() {
+  void NoteProgress(Clock::time_point now) {
     if (ready) {
       arriving = false;
-    } else if (!arriving && !input.empty()) {
+    } else if (!arriving && (!input.empty() || assembler.in_request())) {
       arriving = true;
-      arriving_since = std::chrono::steady_clock::now();
+      since = now;
     }
   }
-  // Nothing of it read and not yet answered: another worker can take it over as it is.
-  bool idle() const { return !ready && input.empty() && !assembler.in_request(); }
+  // Nothing of it read, nothing owed, not yet answered: another worker can take it over as it is.
+  bool idle() const {
+    return !ready && input.empty() && !assembler.in_request() && output.empty() && !close_when_sent;
+  }
+  // When its peer has had its time: to bring a whole request or take what it is owed (the I/O
+  // timeout), or to send the next request (the idle timeout). A ready request has none: it waits
+  // for this worker.
+  std::optional<Clock::time_point> Deadline(const WorkerOptions& options) const {
+    std::optional<Clock::time_point> deadline;
+    if (!output.empty()) deadline = output.since() + options.io_timeout;
+    if (ready) return deadline;
+    const Clock::time_point peer = since + (arriving ? options.io_timeout : options.idle_timeout);
+    return deadline ? std::min(*deadline, peer) : peer;
+  }
 };
 
-// While one of its connections is in the middle of a request, a worker leaves new connections to
-// the others (as libfcgi's loop did, which read a whole request before accepting again), so that
-// requests that arrive together are spread over idle workers. A request that takes longer than
-// this to arrive stops holding new connections back.
+// While one of its connections is new or in the middle of a request, a worker leaves new
+// connections to the others (as libfcgi's loop did, which read a whole request before accepting
+// again), so that requests that arrive together are spread over idle workers. A request that
+// takes longer than this to arrive stops holding new connections back, and so does any other
+// while it lasts: nginx sends a request at once, so a peer this slow is not nginx, and must not
+// slow down accepting nginx's connections. A new connection that has sent nothing gets less:
+// nginx writes its request as soon as it has connected.
 constexpr std::chrono::milliseconds kArrivalGrace{2000};
+constexpr std::chrono::milliseconds kFirstBytesGrace{200};
 
 // A worker hands the idle connections it holds to the others (fcgi/connection_handoff.h): once a
 // request has run a whole tick and another worker waits for work (BusyHandOff), and when it stops,
@@ -410,36 +409,72 @@ constexpr std::chrono::milliseconds kArrivalGrace{2000};
 // at most two ticks; the watcher wakes 500 times a second while its worker is busy.
 constexpr std::chrono::microseconds kHandOffTick{2000};
 
-// Reads what `connection` has and assembles it, sending any replies the protocol asks for. False
-// when the connection is over: closed by the peer, failed, or broke the protocol.
-bool Receive(Connection& connection) {
+// Connections held by a worker, accepted and taken over together (FCGI_MAX_CONNS says so). At the
+// limit, a new connection pushes out the one whose request has been on its way the longest.
+constexpr std::size_t kMaxConnections = 256;
+
+// Logs that a connection was closed for its peer's sake (too slow, not reading, pushed out), at
+// most one line per 10 s per worker: a flood of such peers must not flood the log.
+void NotePeerClosed(std::string_view why) {
+  static Clock::time_point next_line;
+  static long unlogged = 0;
+  const Clock::time_point now = Clock::now();
+  if (now < next_line) {
+    ++unlogged;
+    return;
+  }
+  std::string line = "closing a FastCGI connection: ";
+  line.append(why);
+  if (unlogged > 0) {
+    line.append(" (and ")
+        .append(std::to_string(unlogged))
+        .append(" more closed for their peer's sake since the last such line)");
+  }
+  log::Warn(line);
+  unlogged = 0;
+  next_line = now + std::chrono::seconds(10);
+}
+
+// Assembles what `connection` has read, sending any replies the protocol asks for (replies to
+// management records wait for no peer: one that does not take them is closed). False when the
+// connection is over: it broke the protocol, failed, or its peer does not read.
+bool Assemble(Connection& connection, Clock::time_point now) {
+  std::string replies;
+  const auto progress = connection.assembler.Consume(connection.input, &replies);
+  if (!replies.empty() && !connection.output.Send(connection.fd, replies, now)) {
+    NotePeerClosed("its peer does not read the replies to its management records");
+    return false;
+  }
+  if (progress == fastcgi::RequestAssembler::Progress::kFailed) {
+    log::Warn("closing a FastCGI connection: " + std::string(connection.assembler.error()));
+    return false;
+  }
+  connection.ready = progress == fastcgi::RequestAssembler::Progress::kReady;
+  connection.NoteProgress(now);
+  return true;
+}
+
+// Reads what `connection` has and assembles it. False when the connection is over: closed by the
+// peer, failed, or broke the protocol.
+bool Receive(Connection& connection, Clock::time_point now) {
   // Read into one buffer for the process and append what came: growing the connection's input by
   // the whole read size would zero 64 KiB for every request of a few hundred bytes.
   constexpr std::size_t kReadBytes = 64 * 1024;
   static char buffer[kReadBytes];
   for (int reads = 0; reads < 16; ++reads) {
     const ssize_t got = ::read(connection.fd, buffer, kReadBytes);
-    if (got > 0) connection.input.append(buffer, static_cast<std::size_t>(got));
     if (got == 0) return false;
     if (got < 0) {
       if (errno == EINTR) continue;
-      if (errno != EAGAIN) return false;
-      break;
+      return errno == EAGAIN;
     }
-    std::string replies;
-    const auto progress = connection.assembler.Consume(connection.input, &replies);
-    if (!replies.empty() && !WriteAll(connection.fd, replies)) return false;
-    if (progress == fastcgi::RequestAssembler::Progress::kFailed) {
-      log::Warn("closing a FastCGI connection: " + std::string(connection.assembler.error()));
-      return false;
-    }
-    if (progress == fastcgi::RequestAssembler::Progress::kReady) {
-      connection.ready = true;
-      break;
-    }
+    connection.input.append(buffer, static_cast<std::size_t>(got));
+    if (!Assemble(connection, now)) return false;
+    // A complete request is served first; a peer behind on its replies is read again once it has
+    // taken them.
+    if (connection.ready || !connection.output.empty()) break;
     if (static_cast<std::size_t>(got) < kReadBytes) break;
   }
-  connection.NoteProgress();
   return true;
 }
 
@@ -466,8 +501,8 @@ class Connections {
 
   std::list<Connection>& list() { return list_; }
   // A new connection (`accepted`), or one another worker handed off.
-  void Add(int fd, bool accepted) {
-    Connection& added = list_.emplace_back(fd, limits_, accepted);
+  void Add(int fd, bool accepted, Clock::time_point now) {
+    Connection& added = list_.emplace_back(fd, limits_, accepted, now);
     epoll_event event = {};
     event.events = EPOLLIN;
     event.data.ptr = &added;
@@ -482,6 +517,29 @@ class Connections {
     ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, at->fd, nullptr);
     ::close(at->fd);
     return list_.erase(at);
+  }
+  void Close(const Connection& connection) {
+    for (auto at = list_.begin(); at != list_.end(); ++at) {
+      if (&*at == &connection) {
+        Close(at);
+        return;
+      }
+    }
+  }
+
+  // A connection that owes its peer output waits until it can write, and is not read meanwhile
+  // (its peer is behind already); the others wait for input.
+  void Update(Connection& connection) {
+    const bool awaits_output = !connection.output.empty();
+    if (awaits_output == connection.awaits_output) return;
+    epoll_event event = {};
+    event.events = awaits_output ? EPOLLOUT : EPOLLIN;
+    event.data.ptr = &connection;
+    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, connection.fd, &event) == 0) {
+      connection.awaits_output = awaits_output;
+    } else {
+      log::Error(std::string("worker cannot wait on a connection: ") + std::strerror(errno));
+    }
   }
 
   // Whether to wait on `fd` (the listening socket or the hand-off queue, which all workers share:
@@ -518,11 +576,17 @@ class Connections {
     if (busy_ && busy_->End()) ForgetHandedOff();
   }
 
+  // Whether a message of the hand-off queue would fit: taken connections count against the limit.
+  bool RoomToTake() const {
+    return handoff_ != nullptr &&
+           list_.size() + ConnectionHandoff::kMaxPerMessage <= kMaxConnections;
+  }
+
   // Takes one queued message's connections.
-  void TakeHandedOff() {
+  void TakeHandedOff(Clock::time_point now) {
     taken_.clear();
     if (handoff_ == nullptr || !handoff_->Take(&taken_)) return;
-    for (int fd : taken_) Add(fd, false);
+    for (int fd : taken_) Add(fd, false, now);
   }
 
  private:
@@ -551,12 +615,64 @@ class Connections {
   int epoll_fd_;  // the connections (data.ptr) and, while wanted, the listening socket and queue
 };
 
+// What a pass over the held connections found: when to wake, and whom a new connection may push
+// out.
+struct Sweep {
+  std::optional<Clock::duration> hold_back;  // how long new connections are still left to others
+  std::optional<Clock::time_point> next_deadline;
+  std::list<Connection>::iterator longest_arriving;  // end() when no request is on its way
+};
+
+// Closes the connections whose peer has had its time, and finds what the next wait needs.
+Sweep SweepConnections(Connections& connections, const WorkerOptions& options,
+                       Clock::time_point now) {
+  std::list<Connection>& held = connections.list();
+  Sweep sweep;
+  sweep.longest_arriving = held.end();
+  bool stalled = false;
+  for (auto at = held.begin(); at != held.end();) {
+    const std::optional<Clock::time_point> deadline = at->Deadline(options);
+    if (deadline && *deadline <= now) {
+      NotePeerClosed(!at->output.empty() ? "its peer did not take its answer in time"
+                     : at->arriving      ? "no whole request came in time"
+                                         : "idle for longer than NETGRAPH_FCGI_IDLE_TIMEOUT_MS");
+      at = connections.Close(at);
+      continue;
+    }
+    if (deadline && (!sweep.next_deadline || *deadline < *sweep.next_deadline)) {
+      sweep.next_deadline = deadline;
+    }
+    if (at->arriving) {
+      const bool silent = at->input.empty() && !at->assembler.in_request();
+      const Clock::duration left = at->since + (silent ? kFirstBytesGrace : kArrivalGrace) - now;
+      if (left <= Clock::duration::zero()) stalled = true;
+      if (left > Clock::duration::zero() && (!sweep.hold_back || left < *sweep.hold_back)) {
+        sweep.hold_back = left;
+      }
+      if (sweep.longest_arriving == held.end() || at->since < sweep.longest_arriving->since) {
+        sweep.longest_arriving = at;
+      }
+    }
+    ++at;
+  }
+  if (stalled) sweep.hold_back.reset();
+  return sweep;
+}
+
+int CeilMilliseconds(Clock::duration duration) {
+  return static_cast<int>(
+      std::max<std::int64_t>(std::chrono::ceil<std::chrono::milliseconds>(duration).count(), 0));
+}
+
 }  // namespace
 
 // Every worker waits on the shared listening socket, on the hand-off queue and on the connections
 // it holds, and answers whichever has a complete request; the idle connections it holds go to the
 // others when it is busy (above), so an idle kept-alive connection never waits on a busy worker
-// (libfcgi's loop served one connection until it closed: docs/architecture.md).
+// (libfcgi's loop served one connection until it closed: docs/architecture.md). No peer can hold
+// it: answers are written without blocking (beyond what one connection may keep, a response waits
+// for its peer for the I/O timeout at most, while the worker counts as busy), and every connection
+// has a deadline (Connection::Deadline).
 int RunWorker(const WorkerOptions& options, api::Service& service) {
   const sigset_t waiting_mask = InstallHandlers();
   if (options.scoreboard != nullptr) options.scoreboard->Attach(SlotState::kIdle);
@@ -564,7 +680,6 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
   // connection must not block in accept.
   const int listen_flags = ::fcntl(options.listen_fd, F_GETFL);
   ::fcntl(options.listen_fd, F_SETFL, listen_flags | O_NONBLOCK);
-  constexpr std::size_t kMaxConnections = 256;
   fastcgi::Limits limits;
   limits.max_stdin_bytes = options.http.max_body_bytes;
   limits.max_connections = static_cast<int>(kMaxConnections);
@@ -581,66 +696,74 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
     const bool stopping =
         g_stop != 0 || (options.max_requests != 0 && served >= options.max_requests);
     if (stopping) {
-      // What has begun is finished; idle connections go to the other workers, or are closed
-      // (nginx then opens new ones to the workers that remain or replace this one).
+      // What has begun is finished (or times out); idle connections go to the other workers, or
+      // are closed (nginx then opens new ones to the workers that remain or replace this one).
       connections.HandOffIdle();
       for (auto at = held.begin(); at != held.end();) {
         at = at->idle() ? connections.Close(at) : std::next(at);
       }
       if (held.empty()) break;
     }
-    // Serve every connection that has a complete request, one request each, then wait again.
+    // Serve every connection that has a complete request, one request each, then wait again. One
+    // that still owes its peer output waits until the peer has taken it.
     bool answered = false;
     for (auto at = held.begin(); at != held.end();) {
-      if (!at->ready) {
+      if (!at->ready || !at->output.empty()) {
         ++at;
         continue;
       }
       const fastcgi::Request& request = at->assembler.request();
+      const bool keep = request.keep_connection;
       connections.BeforeServing(*at);
-      const bool kept = Serve(request, at->fd, service, options) && request.keep_connection;
+      const bool written =
+          Serve(request, {at->fd, at->output, options.io_timeout}, service, options);
       connections.AfterServing();
       ++served;
       answered = true;
       at->ready = false;
       at->assembler.Next();
-      if (!kept) {
+      at->since = Clock::now();
+      if (!written) {
+        NotePeerClosed("its peer did not take its answer in time");
         at = connections.Close(at);
+        continue;
+      }
+      if (!keep && at->output.empty()) {
+        at = connections.Close(at);
+        continue;
+      }
+      if (!at->output.empty()) {
+        // Whatever else it has waits until its peer has taken this answer.
+        at->close_when_sent = !keep;
+        connections.Update(*at);
+        ++at;
         continue;
       }
       // Records already buffered may hold the next request.
-      std::string replies;
-      const auto progress = at->assembler.Consume(at->input, &replies);
-      if ((!replies.empty() && !WriteAll(at->fd, replies)) ||
-          progress == fastcgi::RequestAssembler::Progress::kFailed) {
+      if (!Assemble(*at, at->since)) {
         at = connections.Close(at);
         continue;
       }
-      at->ready = progress == fastcgi::RequestAssembler::Progress::kReady;
-      at->NoteProgress();
+      connections.Update(*at);
       ++at;
     }
     if (answered) continue;
 
-    const auto now = std::chrono::steady_clock::now();
-    // While one of its connections has a request on its way: how long this worker still leaves new
-    // connections to the others.
-    std::optional<std::chrono::steady_clock::duration> hold_back;
-    for (const Connection& connection : held) {
-      const auto left = connection.arriving_since + kArrivalGrace - now;
-      if (connection.arriving && left > std::chrono::steady_clock::duration::zero() &&
-          (!hold_back || left < *hold_back)) {
-        hold_back = left;
-      }
-    }
-    const bool room = !stopping && held.size() < kMaxConnections;
-    connections.Watch(options.listen_fd, &kListenTag, room && !hold_back, &listening);
-    const bool take = room && handoff != nullptr;
+    const Clock::time_point now = Clock::now();
+    const Sweep sweep = SweepConnections(connections, options, now);
+    if (stopping && held.empty()) break;
+    // At the limit, a new connection may push out the one whose request is the longest on its way.
+    const bool room =
+        !stopping && (held.size() < kMaxConnections || sweep.longest_arriving != held.end());
+    connections.Watch(options.listen_fd, &kListenTag, room && !sweep.hold_back, &listening);
+    const bool take = !stopping && connections.RoomToTake();
     if (handoff != nullptr) connections.Watch(handoff->take_fd(), &kTakeTag, take, &taking);
-    const int timeout_ms =
-        hold_back
-            ? static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(*hold_back).count())
-            : -1;
+    std::optional<Clock::duration> wake;
+    if (sweep.hold_back) wake = *sweep.hold_back;
+    if (sweep.next_deadline && (!wake || *sweep.next_deadline - now < *wake)) {
+      wake = *sweep.next_deadline - now;
+    }
+    const int timeout_ms = wake ? CeilMilliseconds(*wake) : -1;
     if (take) handoff->BeginWait();
     const int ready =
         ::epoll_pwait(connections.epoll_fd(), events, kMaxEvents, timeout_ms, &waiting_mask);
@@ -653,29 +776,56 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
     // Connections are read until one has a complete request; what the others have waits until
     // that request is answered, so that they stay idle and can be handed off meanwhile. The wait
     // is level-triggered: the ones not read come first next time, before newer ones.
+    const Clock::time_point woke = Clock::now();
     bool request_ready = false;
     for (int i = 0; i < ready; ++i) {
       if (events[i].data.ptr == &kListenTag) {
         const int fd = ::accept4(options.listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd >= 0) connections.Add(fd, true);
+        if (fd >= 0) connections.Add(fd, true, woke);
         continue;
       }
       if (events[i].data.ptr == &kTakeTag) {
-        connections.TakeHandedOff();
+        connections.TakeHandedOff(woke);
         continue;
       }
       Connection& connection = *static_cast<Connection*>(events[i].data.ptr);
-      if (request_ready && connection.idle()) continue;
-      if (!Receive(connection)) {
-        for (auto at = held.begin(); at != held.end(); ++at) {
-          if (&*at == &connection) {
-            connections.Close(at);
-            break;
-          }
+      if (connection.awaits_output) {
+        if (!connection.output.Flush(connection.fd)) {
+          connections.Close(connection);
+          continue;
         }
+        if (!connection.output.empty()) continue;
+        if (connection.close_when_sent) {
+          connections.Close(connection);
+          continue;
+        }
+        // Idle from now on, unless a request was on its way: that one keeps its deadline.
+        if (!connection.arriving) connection.since = woke;
+        // What came before the peer fell behind may hold the next request.
+        if (!Assemble(connection, woke)) {
+          connections.Close(connection);
+          continue;
+        }
+        connections.Update(connection);
+        request_ready = request_ready || connection.ready;
         continue;
       }
+      if (request_ready && connection.idle()) continue;
+      if (!Receive(connection, woke)) {
+        connections.Close(connection);
+        continue;
+      }
+      connections.Update(connection);
       request_ready = request_ready || connection.ready;
+    }
+    // Over the limit by the connection just accepted: it pushes out the one whose request has been
+    // on its way the longest (after the events above, which may still name it).
+    if (held.size() > kMaxConnections) {
+      const auto pushed_out = SweepConnections(connections, options, woke).longest_arriving;
+      if (pushed_out != held.end()) {
+        NotePeerClosed("pushed out by a new connection, at the limit of connections per worker");
+        connections.Close(pushed_out);
+      }
     }
   }
   log::Debug("worker exits after " + std::to_string(served) + " requests");

@@ -6,6 +6,10 @@
 // returned as X-Request-Id; the worker's scoreboard slot shows it busy with the operation while it
 // runs and counts it after; one JSON access line is logged (unless turned off), and a request
 // slower than `slow_request` is logged with where its time went.
+//
+// A peer of the pool's socket is not trusted to behave like nginx (docs/security.md, "The FastCGI
+// socket"): a worker never blocks on one while idle, closes connections whose peer takes longer
+// than the timeouts below, and holds at most 256 connections, accepted and taken over together.
 #ifndef NETGRAPH_FCGI_WORKER_H_
 #define NETGRAPH_FCGI_WORKER_H_
 
@@ -30,6 +34,12 @@ struct WorkerOptions {
   PoolView pool;
   bool access_log = true;                     // NETGRAPH_ACCESS_LOG
   std::chrono::milliseconds slow_request{0};  // NETGRAPH_SLOW_REQUEST_MS; 0: no slow log
+  // How long a peer may take to bring a whole request (from its first byte, or from the
+  // connection's opening) and to take an answer; then the connection is closed.
+  std::chrono::milliseconds io_timeout{10000};  // NETGRAPH_FCGI_IO_TIMEOUT_MS
+  // How long a connection may stay idle between requests: longer than nginx's upstream
+  // keepalive_timeout (60 s), so that nginx, not the worker, closes the connections it keeps.
+  std::chrono::milliseconds idle_timeout{75000};  // NETGRAPH_FCGI_IDLE_TIMEOUT_MS
 };
 
 // Returns the process exit status.

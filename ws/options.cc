@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "daemon/listen_socket.h"
+
 namespace netgraph::ws {
 namespace {
 
@@ -15,6 +17,9 @@ std::size_t Size(config::Environment& env, const std::string& name, std::size_t 
 Options Options::FromEnvironment(config::Environment& env) {
   Options o;
   o.listen = env.String("NETGRAPH_WS_LISTEN", o.listen);
+  if (Status listen = daemon::CheckListenAddress("NETGRAPH_WS_LISTEN", o.listen); !listen.ok()) {
+    env.AddProblem(listen.message());
+  }
   o.listen_backlog =
       static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", o.listen_backlog, 1, 65535));
   o.max_connections = Size(env, "NETGRAPH_WS_MAX_CONNECTIONS", o.max_connections, 1, 1000000);

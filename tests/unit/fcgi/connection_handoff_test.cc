@@ -12,6 +12,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -275,6 +276,134 @@ TEST(BusyHandOffTest, ItsWorkerHearsWhenTheWatcherDies) {
     EXPECT_EQ(g_watcher_died, 1);
   }
   ::sigaction(SIGUSR2, &before, nullptr);
+}
+
+// The seams of BusyHandOff (fcgi/connection_handoff.h) are plain functions: these globals are what
+// they reach. The watcher runs in its own copy of this process's memory (set before it starts), but
+// shares the descriptor table, so it talks to the test through pipes.
+int g_queue_fd = -1;       // the hand-off queue's readable end
+int g_in_look[2];          // the watcher writes a byte here when its first look begins
+int g_settling_calls = 0;  // End's rare path reached the point between its load and its change
+
+// The watcher's first look lasts 200 ms (a preemption while it holds kHanding); others are quick.
+void WatcherHoldsItsFirstLook() {
+  static bool first = true;  // the watcher's copy
+  if (!first) return;
+  first = false;
+  const char byte = 1;
+  if (::write(g_in_look[1], &byte, 1) != 1) ::_exit(2);
+  Sleep(200);
+}
+
+// The worker is preempted between reading the state and changing it for as long as the watcher
+// takes to hand the connections off (at most 2 s).
+void WorkerStallsUntilAHandOff() {
+  ++g_settling_calls;
+  Readable(g_queue_fd, 2000);
+}
+
+TEST(BusyHandOffTest, AWorkerPreemptedWhileItEndsARequestNeverKeepsConnectionsTheWatcherHandedOff) {
+  auto handoff = MakeHandoff();
+  g_queue_fd = handoff->take_fd();
+  g_settling_calls = 0;
+  ASSERT_EQ(::pipe(g_in_look), 0);
+  BusyHandOff::Seams seams;
+  seams.worker_settling = WorkerStallsUntilAHandOff;
+  seams.watcher_handing = WatcherHoldsItsFirstLook;
+  BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGCHLD, seams);
+  Pair first, second;
+  const int others[] = {first.ours(), second.ours()};
+  handoff->BeginWait();  // another worker waits for work
+  busy.Begin(others, 2);
+  // The request ends while the watcher looks (its first look of this request hands nothing off).
+  ASSERT_TRUE(Readable(g_in_look[0], 5000)) << "the watcher never looked";
+  const bool went = busy.End();
+  handoff->EndWait();
+  const std::vector<int> queued = TakeAll(*handoff);
+  if (g_settling_calls == 0) {
+    for (int fd : queued) ::close(fd);
+    GTEST_SKIP() << "this process ran only after the watcher's 200 ms look: nothing raced";
+  }
+  // The connections are in the queue, for another worker: this one must not keep them too.
+  EXPECT_EQ(queued.size(), 2u);
+  EXPECT_TRUE(went) << "End says the connections stayed while the queue holds them: two workers "
+                       "would read and write one nginx connection";
+  for (int fd : queued) ::close(fd);
+  ::close(g_in_look[0]);
+  ::close(g_in_look[1]);
+}
+
+// Runs `worker` in a child process and returns its exit status, or fails the test when it has not
+// ended within `limit_ms` (it is then killed).
+int RunWorkerWithin(int limit_ms, const std::function<int()>& worker) {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(worker());
+  int status = 0;
+  for (int waited = 0; waited < limit_ms; ++waited) {
+    if (::waitpid(child, &status, WNOHANG) == child) {
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    Sleep(1);
+  }
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  ADD_FAILURE() << "the worker did not return from End within " << limit_ms << " ms";
+  return -1;
+}
+
+void WatcherDies() { ::kill(::getpid(), SIGKILL); }
+
+TEST(BusyHandOffTest, AWatcherKilledInTheMiddleOfAHandOffCostsItsConnectionsNotTheWorker) {
+  auto handoff = MakeHandoff();
+  Pair connection;
+  const int status = RunWorkerWithin(10000, [&] {
+    BusyHandOff::Seams seams;
+    seams.watcher_handing = WatcherDies;
+    BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGCHLD, seams);
+    const pid_t watcher = busy.watcher();
+    handoff->BeginWait();
+    busy.Begin(&connection.ours(), 1);
+    // The watcher dies in its first look; the request ends after that.
+    for (int waited = 0; waited < 5000 && ProcessState(watcher) != 'Z'; ++waited) Sleep(1);
+    if (ProcessState(watcher) != 'Z') return 10;
+    if (!busy.End()) return 11;  // the connection must count as gone: the worker closes it
+    if (busy.watcher() != -1) return 12;
+    busy.Begin(&connection.ours(), 1);  // nothing is handed off any more
+    Sleep(20);
+    if (busy.End()) return 13;
+    return 0;
+  });
+  EXPECT_EQ(status, 0);
+  EXPECT_TRUE(TakeAll(*handoff).empty()) << "the watcher died before it sent anything";
+}
+
+void WatcherHangs() {
+  const char byte = 1;
+  if (::write(g_in_look[1], &byte, 1) != 1) ::_exit(2);
+  for (;;) ::pause();
+}
+
+TEST(BusyHandOffTest, AWatcherThatHangsInTheMiddleOfAHandOffIsEndedAfterTheBound) {
+  auto handoff = MakeHandoff();
+  Pair connection;
+  ASSERT_EQ(::pipe(g_in_look), 0);
+  const auto started = std::chrono::steady_clock::now();
+  const int status = RunWorkerWithin(10000, [&] {
+    BusyHandOff::Seams seams;
+    seams.watcher_handing = WatcherHangs;
+    BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGCHLD, seams);
+    const pid_t watcher = busy.watcher();
+    busy.Begin(&connection.ours(), 1);
+    if (!Readable(g_in_look[0], 5000)) return 10;  // the watcher hangs in its first look
+    if (!busy.End()) return 11;
+    if (ProcessState(watcher) != 0) return 12;  // ended and reaped: it can send nothing more
+    return 0;
+  });
+  EXPECT_EQ(status, 0);
+  EXPECT_GE(std::chrono::steady_clock::now() - started, BusyHandOff::kMaxWait);
+  EXPECT_TRUE(TakeAll(*handoff).empty());
+  ::close(g_in_look[0]);
+  ::close(g_in_look[1]);
 }
 
 }  // namespace
