@@ -71,6 +71,8 @@ bool UpdateFeed::FollowConfirmed(std::string_view epoch, std::int64_t number) {
   }
   Result<store::OutboxPosition> head = outbox_.Head();
   if (!head.ok()) {
+    // Not asked again at once either: a read of an unreachable database can take seconds.
+    RememberRefused(epoch, now);
     refusals_.Record(
         "an update of an epoch not followed yet, which the outbox could not confirm (" +
         head.status().message() + ")");

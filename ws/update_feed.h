@@ -18,8 +18,9 @@
 // can publish on Redis can replay a message the relay signed long ago: one of an earlier epoch
 // (a database since reset or restored) is dropped and changes nothing, and its epoch is not read
 // again for kRefusedEpochRecheck, so a flood of replays costs PostgreSQL a read per epoch per
-// interval, not one per message. A message that cannot be confirmed (PostgreSQL unreachable) is
-// dropped with a skip; the next one of its epoch tries again and the catch-up fills the gap.
+// interval, not one per message. A message that cannot be confirmed (PostgreSQL unreachable, where
+// a read may take seconds) is dropped with a skip and its epoch waits as a refused one does; the
+// first message of it after that tries again, and the catch-up fills the gap.
 //
 // Single-threaded: the event loop owns it. The reads run synchronously: they are short indexed
 // reads, made only after a gap or for a new epoch.
@@ -70,8 +71,8 @@ class UpdateFeed {
   // Most rows one catch-up reads; a longer gap is left to the clients' resynchronisation.
   static constexpr std::int64_t kMaxCatchUpRows = 10000;
   static constexpr std::int64_t kPageRows = 500;
-  // How long an epoch the outbox denied is refused without reading the outbox again, and how many
-  // such epochs are remembered.
+  // How long an epoch the outbox denied (or could not confirm) is refused without reading the
+  // outbox again, and how many such epochs are remembered.
   static constexpr std::chrono::seconds kRefusedEpochRecheck{5};
   static constexpr std::size_t kMaxRefusedEpochs = 16;
 
@@ -93,7 +94,8 @@ class UpdateFeed {
   std::size_t max_update_bytes_;
   Clock clock_;
   Sequencer sequencer_;
-  // Epochs the outbox denied, and until when they are refused without asking it.
+  // Epochs the outbox denied or could not confirm, and until when they are refused without
+  // asking it.
   std::map<std::string, std::chrono::steady_clock::time_point, std::less<>> refused_epochs_;
   log::ThrottledLog refusals_;
 };
