@@ -19,9 +19,8 @@ TEST(LoadService, MakesTheProcessNonDumpableBeforeReadingAnything) {
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    config::Environment env([](const std::string&) -> std::optional<std::string> {
-      return std::nullopt;
-    });
+    config::Environment env(
+        [](const std::string&) -> std::optional<std::string> { return std::nullopt; });
     const bool refused = !LoadService(env).ok();
     ::_exit(refused && ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 0 ? 0 : 1);
   }
