@@ -48,10 +48,18 @@ void Run(domain::OutboxRelay& relay, api::Service& service, Scoreboard* scoreboa
   std::chrono::milliseconds backoff{0};
   Clock::time_point next_housekeeping = Clock::now();
   std::string last_problem;  // logged once per change, not once per retry
+  bool listened = false;     // a pass has reached PostgreSQL since the process started
   while (g_stop == 0) {
     std::string problem;
     bool more_pending = false;
     Result<domain::OutboxRelay::Pass> pass = relay.PublishPending();
+    if (pass.ok() && (!listened || !pass->new_epoch.empty())) {
+      // Changes committed before this process listened (while the relay before it was down, or
+      // restarting) went unheard, and a rewound database (restored from a dump) announces none:
+      // the workers' caches may hold answers older than the data.
+      service.NoteDataChanged();
+      listened = true;
+    }
     if (!pass.ok()) {
       problem = "PostgreSQL: " + pass.status().message();
     } else if (!pass->redis.ok()) {

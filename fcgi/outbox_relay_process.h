@@ -6,9 +6,11 @@
 // every NETGRAPH_RELAY_POLL_MS as a fallback; when PostgreSQL or Redis fails it retries with
 // exponential back-off up to NETGRAPH_RELAY_MAX_BACKOFF_MS, logging once per change of problem, not
 // once per retry. Now and then it runs the relay's housekeeping. Every change it hears of
-// (an outbox append, or a change of the investment figures, from any process on any host) and every
-// reconnection, after which it may have missed some, advances the pool's data generation
-// (api::Service::NoteDataChanged, fcgi/data_generation.h) at once, during back-off too. SIGTERM,
+// (an outbox append, or a change of the investment figures, from any process on any host), its
+// first pass to reach PostgreSQL (changes committed while no relay listened went unheard), every
+// reconnection, after which it may have missed some, and a new epoch started for a rewound
+// database advance the pool's data generation (api::Service::NoteDataChanged,
+// fcgi/data_generation.h) at once, during back-off too. SIGTERM,
 // SIGINT and SIGQUIT stop it after the pass in hand (they also cut a wait short); SIGHUP and
 // SIGPIPE are ignored.
 #ifndef NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_

@@ -25,6 +25,7 @@
 #include "core/domain/update_message.h"
 #include "core/domain/user.h"
 #include "core/domain/voucher.h"
+#include "core/domain/wallet_proof.h"
 #include "core/graphql/engine.h"
 #include "core/status.h"
 #include "core/store/connection.h"
@@ -44,6 +45,8 @@ struct ServiceConfig {
   domain::RelayOptions relay;           // NETGRAPH_RELAY_*, NETGRAPH_OUTBOX_RETENTION_SECONDS
   domain::UpdateAuthenticator updates;  // NETGRAPH_UPDATE_SIGNING_KEY_FILE
   bool read_cache = true;               // NETGRAPH_READ_CACHE
+  // NETGRAPH_PUBLIC_ORIGIN
+  domain::WalletProofPolicy wallet_proofs;
 
   // Every mistake is recorded in `env`; the error is env.status(), naming them all.
   static Result<ServiceConfig> FromEnvironment(config::Environment& env);
@@ -109,6 +112,7 @@ class Service {
   // Seals the graph updates the relay publishes and opens the ones netgraph-ws receives.
   const domain::UpdateAuthenticator& updates() const { return updates_; }
   const domain::ClaimPolicy& claim_policy() const { return claim_policy_; }
+  const domain::WalletProofPolicy& wallet_proof_policy() const { return wallet_proof_policy_; }
   // Null when NETGRAPH_TREASURY_KEYPAIR_FILE or NETGRAPH_MINT_ADDRESS is unset: redemptions fail.
   const domain::ConfidentialLedger* ledger() const { return ledger_.get(); }
 
@@ -157,6 +161,7 @@ class Service {
   store::Connection database_;
   store::RedisClient redis_;
   domain::ClaimPolicy claim_policy_;
+  domain::WalletProofPolicy wallet_proof_policy_;
   domain::RelayOptions relay_options_;
   domain::UpdateAuthenticator updates_;
   std::unique_ptr<domain::ConfidentialLedger> ledger_;
