@@ -266,11 +266,13 @@ export function failedChecks(verdicts, { check, 'check-gross': checkGross }) {
 }
 
 export function printVerdicts(verdicts) {
-  const grossOf = (v) => (v.min !== undefined ? `< ${fmt(v.grossMin ?? v.min / 2, 2)}` : `> ${fmt(v.grossMax ?? v.max * 2, 2)}`);
+  // Two decimals, three below 1 (ratios such as 0.015).
+  const figure = (n) => fmt(n, Math.abs(n) < 1 ? 3 : 2);
+  const grossOf = (v) => (v.min !== undefined ? `< ${figure(v.grossMin ?? v.min / 2)}` : `> ${figure(v.grossMax ?? v.max * 2)}`);
   console.log('\n| target | figure | wanted | met | gross regression when |');
   console.log('|---|---:|---:|---|---:|');
   for (const v of verdicts) {
-    console.log(`| ${v.name} | ${fmt(v.value, 2)} | ${v.min !== undefined ? `≥ ${v.min}` : `≤ ${v.max}`} | ` +
+    console.log(`| ${v.name} | ${figure(v.value)} | ${v.min !== undefined ? `≥ ${v.min}` : `≤ ${v.max}`} | ` +
       `${v.met ? 'yes' : 'NO'} | ${grossOf(v)} |`);
   }
 }
