@@ -7,7 +7,7 @@
 // +3..+5 (netgraph, the Node peer, static files), the Node peer itself +6. The stack's run
 // directory is .run-bench, the bench's own files go in .run-bench/bench.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -108,9 +108,19 @@ export function psql(env, sql, database = env.DATABASE_URL) {
   return execFileSync('psql', [database, '-qtAX', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' }).trim();
 }
 
+// From /proc, without a process of its own: reading the tree must be quick, since its processes
+// come and go while it is read (see treeCpuUs).
 export function childrenOf(pid) {
-  const out = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.trim();
-  return out ? out.split('\n').map(Number) : [];
+  const children = [];
+  let threads = [];
+  try { threads = readdirSync(`/proc/${pid}/task`); } catch { return children; }
+  for (const thread of threads) {
+    try {
+      const list = readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').trim();
+      if (list) children.push(...list.split(' ').map(Number));
+    } catch { /* the thread or the process is gone */ }
+  }
+  return children;
 }
 
 export function processTree(pid) {
@@ -149,16 +159,23 @@ export function cpuDelta(before, after) {
   return total;
 }
 
-// All the CPU time a process tree has used so far, in µs, including that of the children it has
-// already reaped (cutime + cstime): PostgreSQL's backends come and go with their connections (each
-// pgbench run opens its own), and the postmaster reaps them, so the difference of two readings is
-// what the tree spent between them whether its processes lived through it or not.
+// All the CPU time a process tree has used so far, in µs, including that of the children its root
+// has already reaped (cutime + cstime): PostgreSQL's backends come and go with their connections
+// (each pgbench run opens its own), and the postmaster reaps them, so the difference of two
+// readings is what the tree spent between them whether its processes lived through it or not. A
+// child reaped while the tree is read would count twice or not at all, so the reading is taken
+// again until the root's reaped time stayed the same through it.
 export function treeCpuUs(root) {
-  const fields = statFields(root);
-  const reaped = fields ? ticksToUs(Number(fields[13]) + Number(fields[14])) : 0;
-  let live = 0;
-  for (const value of cpuOf(processTree(root)).values()) live += value;
-  return live + reaped;
+  const reapedUs = () => {
+    const fields = statFields(root);
+    return fields ? ticksToUs(Number(fields[13]) + Number(fields[14])) : 0;
+  };
+  for (;;) {
+    const reaped = reapedUs();
+    let live = 0;
+    for (const value of cpuOf(processTree(root)).values()) live += value;
+    if (reapedUs() === reaped) return live + reaped;
+  }
 }
 
 export function rssMiB(pid) {

@@ -296,7 +296,7 @@ function measureScoreboardCost(groups, token) {
 }
 
 async function main() {
-  requireTools('http-bench', ['wrk', 'nginx', 'pgrep']);
+  requireTools('http-bench', ['wrk', 'nginx']);
   rmSync(benchRun, { recursive: true, force: true });
   const env = stackUp({ keepStack: opts['keep-stack'] });
   const workers = Number(env.NETGRAPH_WORKERS ?? os.availableParallelism());

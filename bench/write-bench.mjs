@@ -426,7 +426,7 @@ function summarize(samples) {
 }
 
 async function main() {
-  requireTools('write-bench', ['nginx', 'pgrep', 'pgbench', 'psql']);
+  requireTools('write-bench', ['nginx', 'pgbench', 'psql']);
   rmSync(benchRun, { recursive: true, force: true });
   const env = stackUp({ keepStack: opts['keep-stack'] });
   const workers = Number(env.NETGRAPH_WORKERS ?? os.availableParallelism());
