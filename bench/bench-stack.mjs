@@ -3,31 +3,42 @@
 // of the Node reference server (bench/reference-server), CPU time read from /proc, and a main that
 // stops every process it started however the run ends.
 //
-// Ports come from NETGRAPH_BENCH_PORT_BASE (default 19100): the stack +0..+2, the bench nginx
-// +3..+5 (netgraph, the Node peer, static files), the Node peer itself +6. The stack's run
-// directory is .run-bench, the bench's own files go in .run-bench/bench.
+// Ports come from NETGRAPH_BENCH_PORT_BASE (default 19100) plus the benchmark's offset (useStack):
+// the stack +0..+2, the bench nginx +3..+5 (netgraph, the Node peer, static files), the Node peer
+// itself +6. The stack's run directory is .run-bench (or the benchmark's own), the bench's files go
+// in its bench/ directory.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 export const repo = path.resolve(import.meta.dirname, '..');
 export const buildDir = process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build');
 
-const base = Number(process.env.NETGRAPH_BENCH_PORT_BASE ?? 19100);
-export const ports = {
-  stackHttp: base, pg: base + 1, redis: base + 2,
-  netgraph: base + 3, node: base + 4, static: base + 5, nodeUpstream: base + 6,
-};
-export const stackRun = path.join(repo, '.run-bench');
-export const benchRun = path.join(stackRun, 'bench');
-const stackEnvBase = {
-  ...process.env,
-  NETGRAPH_RUN_DIR: stackRun,
-  NETGRAPH_HTTP_PORT: String(ports.stackHttp),
-  NETGRAPH_PG_PORT: String(ports.pg),
-  NETGRAPH_REDIS_PORT: String(ports.redis),
-};
+export const ports = {};
+export let stackRun;
+export let benchRun;
+let stackEnvBase;
+
+// Which stack the benchmark uses: run directory .run-<name>, ports `portOffset` above the base.
+// bench/http-bench.mjs uses the default; another benchmark with a stack of its own can run beside it.
+export function useStack({ name = 'bench', portOffset = 0 } = {}) {
+  const base = Number(process.env.NETGRAPH_BENCH_PORT_BASE ?? 19100) + portOffset;
+  Object.assign(ports, {
+    stackHttp: base, pg: base + 1, redis: base + 2,
+    netgraph: base + 3, node: base + 4, static: base + 5, nodeUpstream: base + 6,
+  });
+  stackRun = path.join(repo, `.run-${name}`);
+  benchRun = path.join(stackRun, 'bench');
+  stackEnvBase = {
+    ...process.env,
+    NETGRAPH_RUN_DIR: stackRun,
+    NETGRAPH_HTTP_PORT: String(ports.stackHttp),
+    NETGRAPH_PG_PORT: String(ports.pg),
+    NETGRAPH_REDIS_PORT: String(ports.redis),
+  };
+}
+useStack();
 
 // Run at the end, last registered first.
 const cleanups = [];
@@ -66,8 +77,12 @@ export function readEnvFile(file) {
 }
 
 // Brings up the stack (scripts/stack up) and returns its environment; with keepStack it stays up
-// after the run.
-export function stackUp({ keepStack = false } = {}) {
+// after the run. With fresh, a stack left by an earlier run goes first, its database with it.
+export function stackUp({ keepStack = false, fresh = false } = {}) {
+  if (fresh) {
+    spawnSync(path.join(repo, 'scripts/stack'), ['down'], { env: stackEnvBase, stdio: 'ignore' });
+    rmSync(stackRun, { recursive: true, force: true });
+  }
   log('bench: bringing up the stack (scripts/stack up)');
   execFileSync(path.join(repo, 'scripts/stack'), ['up'], { env: stackEnvBase, stdio: ['ignore', 'ignore', 'inherit'] });
   atExit(() => {
