@@ -273,7 +273,7 @@ function runPgbench(name, database, clients, args) {
       if (fields.length >= 6) latencies.push(Number(fields[2]));
     }
   }
-  return { rate: Number(tps[1]), latencies, count: latencies.length };
+  return { rate: Number(tps[1]), latencies };
 }
 
 function setUpPgbench(env) {
