@@ -16,13 +16,13 @@
 #include "daemon/command_line.h"
 #include "daemon/listen_socket.h"
 #include "daemon/startup.h"
-#include "fcgi/connection_handoff.h"
-#include "fcgi/cors.h"
-#include "fcgi/data_generation.h"
-#include "fcgi/outbox_relay_process.h"
-#include "fcgi/prefork_master.h"
-#include "fcgi/scoreboard.h"
-#include "fcgi/worker.h"
+#include "fcgi/http/cors.h"
+#include "fcgi/pool/connection_handoff.h"
+#include "fcgi/pool/data_generation.h"
+#include "fcgi/pool/master.h"
+#include "fcgi/pool/outbox_relay_process.h"
+#include "fcgi/pool/scoreboard.h"
+#include "fcgi/pool/worker.h"
 
 namespace {
 

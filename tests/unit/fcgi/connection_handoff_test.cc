@@ -1,6 +1,6 @@
 // The queue that passes idle FastCGI connections between a pool's workers
-// (fcgi/connection_handoff.h), with socket pairs standing in for nginx's connections.
-#include "fcgi/connection_handoff.h"
+// (fcgi/pool/connection_handoff.h), with socket pairs standing in for nginx's connections.
+#include "fcgi/pool/connection_handoff.h"
 
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -278,9 +278,9 @@ TEST(BusyHandOffTest, ItsWorkerHearsWhenTheWatcherDies) {
   ::sigaction(SIGUSR2, &before, nullptr);
 }
 
-// The seams of BusyHandOff (fcgi/connection_handoff.h) are plain functions: these globals are what
-// they reach. The watcher runs in its own copy of this process's memory (set before it starts), but
-// shares the descriptor table, so it talks to the test through pipes.
+// The seams of BusyHandOff (fcgi/pool/connection_handoff.h) are plain functions: these globals are
+// what they reach. The watcher runs in its own copy of this process's memory (set before it
+// starts), but shares the descriptor table, so it talks to the test through pipes.
 int g_queue_fd = -1;       // the hand-off queue's readable end
 int g_in_look[2];          // the watcher writes a byte here when its first look begins
 int g_settling_calls = 0;  // End's rare path reached the point between its load and its change

@@ -1,7 +1,8 @@
-// What a FastCGI connection owes a peer that has not taken it yet (fcgi/connection_output.h), with
-// a socket pair standing in for the peer: the worker never waits on a peer that does not read,
-// unless it lets a response wait, and then only until the deadline.
-#include "fcgi/connection_output.h"
+// What a FastCGI connection owes a peer that has not taken it yet
+// (fcgi/fastcgi/connection_output.h), with a socket pair standing in for the peer: the worker never
+// waits on a peer that does not read, unless it lets a response wait, and then only until the
+// deadline.
+#include "fcgi/fastcgi/connection_output.h"
 
 #include <gtest/gtest.h>
 #include <poll.h>

@@ -1,6 +1,6 @@
-// The pool's shared data generation (fcgi/data_generation.h): an advance in one forked process is
-// seen by the others.
-#include "fcgi/data_generation.h"
+// The pool's shared data generation (fcgi/pool/data_generation.h): an advance in one forked process
+// is seen by the others.
+#include "fcgi/pool/data_generation.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-#include "fcgi/scoreboard.h"
+#include "fcgi/pool/scoreboard.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

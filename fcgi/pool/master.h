@@ -12,12 +12,12 @@
 //   the new plan replace the old ones one at a time: a new one starts before an old one is asked to
 //   stop, so the pool never shrinks below the smaller of the two counts. A role that grows gets its
 //   extra children at once; one that shrinks asks its surplus children to stop.
-// - With a scoreboard (fcgi/scoreboard.h), each child gets a slot of it, and the master ends
+// - With a scoreboard (fcgi/pool/scoreboard.h), each child gets a slot of it, and the master ends
 //   (SIGKILL) a worker busy with one request longer than the request timeout, after logging what
 //   it was doing; it is replaced like any dead worker (php-fpm's request_terminate_timeout).
 // Signals only write a byte to a self-pipe; all work happens in Run()'s loop.
-#ifndef NETGRAPH_FCGI_PREFORK_MASTER_H_
-#define NETGRAPH_FCGI_PREFORK_MASTER_H_
+#ifndef NETGRAPH_FCGI_POOL_MASTER_H_
+#define NETGRAPH_FCGI_POOL_MASTER_H_
 
 #include <sys/types.h>
 
@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "core/status.h"
-#include "fcgi/scoreboard.h"
+#include "fcgi/pool/scoreboard.h"
 
 namespace netgraph::fcgi {
 
@@ -103,4 +103,4 @@ class PreforkMaster {
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_PREFORK_MASTER_H_
+#endif  // NETGRAPH_FCGI_POOL_MASTER_H_

@@ -10,15 +10,15 @@
 // A peer of the pool's socket is not trusted to behave like nginx (docs/security.md, "The FastCGI
 // socket"): a worker never blocks on one while idle, closes connections whose peer takes longer
 // than the timeouts below, and holds at most 256 connections, accepted and taken over together.
-#ifndef NETGRAPH_FCGI_WORKER_H_
-#define NETGRAPH_FCGI_WORKER_H_
+#ifndef NETGRAPH_FCGI_POOL_WORKER_H_
+#define NETGRAPH_FCGI_POOL_WORKER_H_
 
 #include <chrono>
 
 #include "core/api/service.h"
-#include "fcgi/connection_handoff.h"
-#include "fcgi/graphql_http.h"
-#include "fcgi/metrics.h"
+#include "fcgi/http/graphql_http.h"
+#include "fcgi/pool/connection_handoff.h"
+#include "fcgi/pool/metrics.h"
 
 namespace netgraph::fcgi {
 
@@ -47,4 +47,4 @@ int RunWorker(const WorkerOptions& options, api::Service& service);
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_WORKER_H_
+#endif  // NETGRAPH_FCGI_POOL_WORKER_H_

@@ -2,14 +2,14 @@
 // /metrics (the Prometheus text format, aggregated over the scoreboard) and the reachability of
 // netgraph-ws that /health reports. nginx exposes /status and /metrics only to the addresses an
 // operator allows (nginx/netgraph-observability-allow.conf, docs/operations.md).
-#ifndef NETGRAPH_FCGI_METRICS_H_
-#define NETGRAPH_FCGI_METRICS_H_
+#ifndef NETGRAPH_FCGI_POOL_METRICS_H_
+#define NETGRAPH_FCGI_POOL_METRICS_H_
 
 #include <chrono>
 #include <optional>
 #include <string>
 
-#include "fcgi/scoreboard.h"
+#include "fcgi/pool/scoreboard.h"
 
 namespace netgraph::fcgi {
 
@@ -38,4 +38,4 @@ bool WsHealthy(const std::string& address, std::chrono::milliseconds timeout);
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_METRICS_H_
+#endif  // NETGRAPH_FCGI_POOL_METRICS_H_

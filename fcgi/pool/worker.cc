@@ -1,4 +1,4 @@
-#include "fcgi/worker.h"
+#include "fcgi/pool/worker.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -28,9 +28,9 @@
 #include "core/log.h"
 #include "core/telemetry.h"
 #include "daemon/signals.h"
-#include "fcgi/connection_output.h"
-#include "fcgi/fastcgi_record.h"
-#include "fcgi/routes.h"
+#include "fcgi/fastcgi/connection_output.h"
+#include "fcgi/fastcgi/record.h"
+#include "fcgi/http/routes.h"
 
 namespace netgraph::fcgi {
 namespace {
@@ -85,7 +85,7 @@ struct Reply {
 };
 
 // Sends `response` as request `id`'s answer: the header block and the body in one writev(2), and
-// what the socket does not take at once kept for later (fcgi/connection_output.h).
+// what the socket does not take at once kept for later (fcgi/fastcgi/connection_output.h).
 bool WriteResponse(const Reply& reply, std::uint16_t id, const HttpResponse& response) {
   const std::string head = Head(response);
   fastcgi::ResponseFrames frames(id, {head, response.body});
@@ -349,7 +349,7 @@ bool Serve(const fastcgi::Request& request, const Reply& reply, api::Service& se
 using Clock = std::chrono::steady_clock;
 
 // Bytes of replies and responses a connection may have waiting for its peer to take them: 256
-// connections of a worker keep at most 16 MiB (fcgi/connection_output.h).
+// connections of a worker keep at most 16 MiB (fcgi/fastcgi/connection_output.h).
 constexpr std::size_t kMaxKeptOutput = 64 * 1024;
 
 // One connection from the web server (kept for further requests when it sets FCGI_KEEP_CONN, as
@@ -403,10 +403,10 @@ struct Connection {
 constexpr std::chrono::milliseconds kArrivalGrace{2000};
 constexpr std::chrono::milliseconds kFirstBytesGrace{200};
 
-// A worker hands the idle connections it holds to the others (fcgi/connection_handoff.h): once a
-// request has run a whole tick and another worker waits for work (BusyHandOff), and when it stops,
-// instead of closing connections nginx may be sending on. A slow request holds up the others for
-// at most two ticks; the watcher wakes 500 times a second while its worker is busy.
+// A worker hands the idle connections it holds to the others (fcgi/pool/connection_handoff.h): once
+// a request has run a whole tick and another worker waits for work (BusyHandOff), and when it
+// stops, instead of closing connections nginx may be sending on. A slow request holds up the others
+// for at most two ticks; the watcher wakes 500 times a second while its worker is busy.
 constexpr std::chrono::microseconds kHandOffTick{2000};
 
 // Connections held by a worker, accepted and taken over together (FCGI_MAX_CONNS says so). At the

@@ -1,7 +1,7 @@
 // The HTTP request and response as the FastCGI adapter hands them to the handlers: plain data, so
 // the handlers are testable without a web server.
-#ifndef NETGRAPH_FCGI_HTTP_H_
-#define NETGRAPH_FCGI_HTTP_H_
+#ifndef NETGRAPH_FCGI_HTTP_HTTP_H_
+#define NETGRAPH_FCGI_HTTP_HTTP_H_
 
 #include <string>
 #include <string_view>
@@ -43,4 +43,4 @@ HttpResponse ErrorResponse(int status, std::string_view message);
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_HTTP_H_
+#endif  // NETGRAPH_FCGI_HTTP_HTTP_H_

@@ -1,4 +1,4 @@
-#include "fcgi/data_generation.h"
+#include "fcgi/pool/data_generation.h"
 
 #include <sys/mman.h>
 

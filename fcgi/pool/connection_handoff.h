@@ -2,8 +2,8 @@
 // the pool open (upstream keepalive), and a connection belongs to the process holding it: a request
 // nginx sends on an idle connection held by a worker that is busy with another request would wait
 // for that request, with other workers idle. A worker therefore hands the idle connections it holds
-// to this queue when it will not read them soon (fcgi/worker.cc says when), and any worker that is
-// waiting for work takes them (docs/architecture.md, "Connections from nginx").
+// to this queue when it will not read them soon (fcgi/pool/worker.cc says when), and any worker
+// that is waiting for work takes them (docs/architecture.md, "Connections from nginx").
 //
 // - The queue is a SOCK_SEQPACKET socket pair made by the master before it forks; each message
 //   carries connections as SCM_RIGHTS. A connection in the queue stays open (the message holds it)
@@ -14,8 +14,8 @@
 // - Take never blocks: it appends the connections of one message, if there is one.
 // - Waiting workers: each worker counts itself while it waits for work (a counter in memory shared
 //   by the forked processes), so a busy worker can tell whether handing off would find a taker.
-#ifndef NETGRAPH_FCGI_CONNECTION_HANDOFF_H_
-#define NETGRAPH_FCGI_CONNECTION_HANDOFF_H_
+#ifndef NETGRAPH_FCGI_POOL_CONNECTION_HANDOFF_H_
+#define NETGRAPH_FCGI_POOL_CONNECTION_HANDOFF_H_
 
 #include <sys/types.h>
 
@@ -32,9 +32,10 @@ namespace netgraph::fcgi {
 class ConnectionHandoff {
  public:
   // The most connections one Put carries (the kernel allows 253). A worker takes a message only
-  // while it has room for this many under its connection limit (fcgi/worker.cc), so the smaller
-  // a message, the fuller a worker may be and still take one; nginx keeps 32 idle connections per
-  // nginx worker, spread over the pool's workers, so a busy worker seldom holds more than this.
+  // while it has room for this many under its connection limit (fcgi/pool/worker.cc), so the
+  // smaller a message, the fuller a worker may be and still take one; nginx keeps 32 idle
+  // connections per nginx worker, spread over the pool's workers, so a busy worker seldom holds
+  // more than this.
   static constexpr std::size_t kMaxPerMessage = 64;
 
   // Makes the queue and the counter; call before forking.
@@ -152,4 +153,4 @@ class BusyHandOff {
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_CONNECTION_HANDOFF_H_
+#endif  // NETGRAPH_FCGI_POOL_CONNECTION_HANDOFF_H_

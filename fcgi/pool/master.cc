@@ -1,4 +1,4 @@
-#include "fcgi/prefork_master.h"
+#include "fcgi/pool/master.h"
 
 #include <fcntl.h>
 #include <poll.h>

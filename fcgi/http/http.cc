@@ -1,4 +1,4 @@
-#include "fcgi/http.h"
+#include "fcgi/http/http.h"
 
 #include <nlohmann/json.hpp>
 

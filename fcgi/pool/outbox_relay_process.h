@@ -1,5 +1,5 @@
 // The outbox relay process (core/domain/outbox_relay.h does the publishing): one more child of the
-// pool's master (fcgi/prefork_master.h), which restarts it when it dies. It lives here, not in
+// pool's master (fcgi/pool/master.h), which restarts it when it dies. It lives here, not in
 // daemon/, because only netgraph-fcgi runs it; netgraph-ws only receives what it publishes.
 //
 // The process wakes at commit (LISTEN on the channel the appending transaction NOTIFYs) and polls
@@ -8,14 +8,14 @@
 // once per retry. Now and then it runs the relay's housekeeping. Every change it hears of
 // (an outbox append, or a change of the investment figures, from any process on any host) and every
 // reconnection, after which it may have missed some, advances the pool's data generation
-// (api::Service::NoteDataChanged, fcgi/data_generation.h) at once, during back-off too. SIGTERM,
-// SIGINT and SIGQUIT stop it after the pass in hand (they also cut a wait short); SIGHUP and
-// SIGPIPE are ignored.
-#ifndef NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
-#define NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
+// (api::Service::NoteDataChanged, fcgi/pool/data_generation.h) at once, during back-off too.
+// SIGTERM, SIGINT and SIGQUIT stop it after the pass in hand (they also cut a wait short); SIGHUP
+// and SIGPIPE are ignored.
+#ifndef NETGRAPH_FCGI_POOL_OUTBOX_RELAY_PROCESS_H_
+#define NETGRAPH_FCGI_POOL_OUTBOX_RELAY_PROCESS_H_
 
 #include "core/api/service.h"
-#include "fcgi/scoreboard.h"
+#include "fcgi/pool/scoreboard.h"
 
 namespace netgraph::fcgi {
 
@@ -26,4 +26,4 @@ int RunOutboxRelayProcess(api::Service& service, Scoreboard* scoreboard);
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
+#endif  // NETGRAPH_FCGI_POOL_OUTBOX_RELAY_PROCESS_H_

@@ -11,8 +11,8 @@
 //
 // Sized at creation for the most children the pool can ever have (kMaxSlots); a slot is a few KB
 // and pages of slots never used are never touched.
-#ifndef NETGRAPH_FCGI_SCOREBOARD_H_
-#define NETGRAPH_FCGI_SCOREBOARD_H_
+#ifndef NETGRAPH_FCGI_POOL_SCOREBOARD_H_
+#define NETGRAPH_FCGI_POOL_SCOREBOARD_H_
 
 #include <sys/types.h>
 
@@ -144,4 +144,4 @@ class Scoreboard {
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_SCOREBOARD_H_
+#endif  // NETGRAPH_FCGI_POOL_SCOREBOARD_H_

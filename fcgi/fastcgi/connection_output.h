@@ -1,15 +1,15 @@
 // What a FastCGI connection owes its peer and the peer has not taken yet. A worker writes replies
 // to management records and responses without blocking, as far as the socket takes them, and keeps
-// the rest here, so that a peer that does not read never holds the worker (fcgi/worker.cc waits for
-// the socket to be writable, calls Flush, and closes a connection whose output has waited longer
-// than its deadline, measured from since()).
+// the rest here, so that a peer that does not read never holds the worker (fcgi/pool/worker.cc
+// waits for the socket to be writable, calls Flush, and closes a connection whose output has waited
+// longer than its deadline, measured from since()).
 //
 // - At most `cap` bytes are kept. A send that would keep more fails (the peer is not reading: the
 //   caller closes the connection), unless the caller lets it wait for the peer to take enough
 //   until a deadline (a response: the worker is busy with that request anyway).
 // - Bytes go out in the order they were sent: what is kept goes before anything sent later.
-#ifndef NETGRAPH_FCGI_CONNECTION_OUTPUT_H_
-#define NETGRAPH_FCGI_CONNECTION_OUTPUT_H_
+#ifndef NETGRAPH_FCGI_FASTCGI_CONNECTION_OUTPUT_H_
+#define NETGRAPH_FCGI_FASTCGI_CONNECTION_OUTPUT_H_
 
 #include <sys/uio.h>
 
@@ -54,4 +54,4 @@ class ConnectionOutput {
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_CONNECTION_OUTPUT_H_
+#endif  // NETGRAPH_FCGI_FASTCGI_CONNECTION_OUTPUT_H_

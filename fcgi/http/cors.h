@@ -4,15 +4,15 @@
 // so the browser keeps the response from the page. An empty list allows no other origin. Requests
 // carry no cookies (the API authenticates by the Authorization header), so credentials are never
 // allowed.
-#ifndef NETGRAPH_FCGI_CORS_H_
-#define NETGRAPH_FCGI_CORS_H_
+#ifndef NETGRAPH_FCGI_HTTP_CORS_H_
+#define NETGRAPH_FCGI_HTTP_CORS_H_
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/status.h"
-#include "fcgi/http.h"
+#include "fcgi/http/http.h"
 
 namespace netgraph::fcgi {
 
@@ -44,4 +44,4 @@ class CorsPolicy {
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_CORS_H_
+#endif  // NETGRAPH_FCGI_HTTP_CORS_H_

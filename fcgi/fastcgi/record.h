@@ -1,5 +1,5 @@
 // FastCGI 1.0 records (the responder role), parsed and encoded without I/O so that the worker's
-// connection handling (fcgi/worker.cc) stays small and this part is unit-tested and fuzzed
+// connection handling (fcgi/pool/worker.cc) stays small and this part is unit-tested and fuzzed
 // (tests/unit/fcgi/fastcgi_record_test.cc, tests/fuzz/fuzz_fastcgi.cc).
 //
 // One RequestAssembler per connection reads the web server's records and yields one complete

@@ -1,4 +1,4 @@
-#include "fcgi/connection_handoff.h"
+#include "fcgi/pool/connection_handoff.h"
 
 #include <linux/futex.h>
 #include <sched.h>

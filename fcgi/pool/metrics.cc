@@ -1,4 +1,4 @@
-#include "fcgi/metrics.h"
+#include "fcgi/pool/metrics.h"
 
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>

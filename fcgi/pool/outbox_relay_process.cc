@@ -1,4 +1,4 @@
-#include "fcgi/outbox_relay_process.h"
+#include "fcgi/pool/outbox_relay_process.h"
 
 #include <poll.h>
 

@@ -1,4 +1,4 @@
-#include "fcgi/routes.h"
+#include "fcgi/http/routes.h"
 
 #include <nlohmann/json.hpp>
 

@@ -14,8 +14,8 @@
 //
 // Running the operation is core/api's (core/api/operation.h): this adapter keeps the method, the
 // media types, the status codes and the headers.
-#ifndef NETGRAPH_FCGI_GRAPHQL_HTTP_H_
-#define NETGRAPH_FCGI_GRAPHQL_HTTP_H_
+#ifndef NETGRAPH_FCGI_HTTP_GRAPHQL_HTTP_H_
+#define NETGRAPH_FCGI_HTTP_GRAPHQL_HTTP_H_
 
 #include <chrono>
 #include <cstddef>
@@ -28,8 +28,8 @@
 
 #include "core/api/client_json.h"
 #include "core/api/service.h"
-#include "fcgi/cors.h"
-#include "fcgi/http.h"
+#include "fcgi/http/cors.h"
+#include "fcgi/http/http.h"
 
 namespace netgraph::fcgi {
 
@@ -71,4 +71,4 @@ HttpResponse HandleGraphQL(const HttpRequest& request, api::Service& service,
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_GRAPHQL_HTTP_H_
+#endif  // NETGRAPH_FCGI_HTTP_GRAPHQL_HTTP_H_

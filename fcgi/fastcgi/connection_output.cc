@@ -1,4 +1,4 @@
-#include "fcgi/connection_output.h"
+#include "fcgi/fastcgi/connection_output.h"
 
 #include <poll.h>
 #include <unistd.h>
