@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <climits>
 
-namespace netgraph::fcgi {
+namespace netgraph::fcgi::fastcgi {
 namespace {
 
 // Writes `segments` from `*next` on until they are all written or the socket is full, advancing
@@ -92,4 +92,4 @@ bool ConnectionOutput::AwaitWritable(int fd, Clock::time_point until) {
   }
 }
 
-}  // namespace netgraph::fcgi
+}  // namespace netgraph::fcgi::fastcgi

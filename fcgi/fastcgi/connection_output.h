@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-namespace netgraph::fcgi {
+namespace netgraph::fcgi::fastcgi {
 
 class ConnectionOutput {
  public:
@@ -52,6 +52,6 @@ class ConnectionOutput {
   Clock::time_point since_;
 };
 
-}  // namespace netgraph::fcgi
+}  // namespace netgraph::fcgi::fastcgi
 
 #endif  // NETGRAPH_FCGI_FASTCGI_CONNECTION_OUTPUT_H_

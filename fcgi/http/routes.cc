@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/log.h"
+#include "fcgi/http/ws_health.h"
 
 namespace netgraph::fcgi {
 namespace {
@@ -26,41 +27,49 @@ std::optional<HttpResponse> RefuseUnlessGet(const HttpRequest& request) {
   return response;
 }
 
-HttpResponse Health(const HttpRequest& request, api::Service& service, const PoolView& pool) {
+HttpResponse Health(const HttpRequest& request, api::Service& service,
+                    const std::string& ws_address) {
   if (std::optional<HttpResponse> refused = RefuseUnlessGet(request)) return *refused;
   api::Health health = service.CheckHealth();
   if (!health.database_connected) log::Warn("health: " + health.database_error);
   if (!health.redis_connected) log::Warn("health: " + health.redis_error);
   nlohmann::json body = nlohmann::json::parse(health.ToJson());
   // Informational: subscriptions are down without netgraph-ws, but queries and mutations serve.
-  body["ws"] = {{"reachable", WsHealthy(pool.ws_address, kWsHealthTimeout)}};
+  body["ws"] = {{"reachable", WsHealthy(ws_address, kWsHealthTimeout)}};
   HttpResponse response = Json(health.serving() ? 200 : 503, body.dump());
   if (request.method == "HEAD") response.body.clear();
   return response;
 }
 
-HttpResponse Observe(const HttpRequest& request, const PoolView& pool, bool metrics) {
+HttpResponse Show(const HttpRequest& request, const Page& page) {
   if (std::optional<HttpResponse> refused = RefuseUnlessGet(request)) return *refused;
-  HttpResponse response =
-      metrics ? Json(200, PoolMetricsText(pool)) : Json(200, PoolStatusJson(pool));
-  if (metrics) response.headers[0].second = "text/plain; version=0.0.4; charset=utf-8";
-  if (request.method == "HEAD") response.body.clear();
+  HttpResponse response;
+  response.SetHeader("Content-Type", page.content_type);
+  response.SetHeader("Cache-Control", "no-store");
+  if (request.method == "GET") response.body = page.render();
   return response;
 }
 
 }  // namespace
 
-HttpResponse Route(const HttpRequest& request, api::Service& service,
-                   const GraphQLHttpOptions& options, const PoolView& pool, GraphQLTrace* trace) {
+Router::Router(GraphQLHttpOptions options, std::string ws_address)
+    : options_(std::move(options)), ws_address_(std::move(ws_address)) {}
+
+void Router::AddPage(std::string path, Page page) {
+  pages_.emplace_back(std::move(path), std::move(page));
+}
+
+HttpResponse Router::Route(const HttpRequest& request, api::Service& service,
+                           GraphQLTrace* trace) const {
   if (request.path == "/graphql") {
-    if (request.method == "OPTIONS") return options.cors.Preflight(request);
-    HttpResponse response = HandleGraphQL(request, service, options, trace);
-    options.cors.Decorate(request, response);
+    if (request.method == "OPTIONS") return options_.cors.Preflight(request);
+    HttpResponse response = HandleGraphQL(request, service, options_, trace);
+    options_.cors.Decorate(request, response);
     return response;
   }
-  if (request.path == "/health") return Health(request, service, pool);
-  if (pool.scoreboard != nullptr && (request.path == "/status" || request.path == "/metrics")) {
-    return Observe(request, pool, request.path == "/metrics");
+  if (request.path == "/health") return Health(request, service, ws_address_);
+  for (const auto& [path, page] : pages_) {
+    if (request.path == path) return Show(request, page);
   }
   return ErrorResponse(404, "Not found: the GraphQL endpoint is /graphql");
 }

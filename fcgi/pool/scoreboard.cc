@@ -4,12 +4,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <map>
 #include <new>
-#include <optional>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -17,8 +15,8 @@
 namespace netgraph::fcgi {
 namespace {
 
-constexpr std::size_t kKinds = static_cast<std::size_t>(OperationKind::kCount);
-constexpr std::size_t kCauses = static_cast<std::size_t>(RestartCause::kCount);
+constexpr std::size_t kKinds = kOperationKinds;
+constexpr std::size_t kCauses = kRestartCauses;
 constexpr std::size_t kBuckets = kLatencyBuckets.size() + 1;  // and +Inf
 constexpr std::size_t kLagBuckets = telemetry::kUpdateLagBuckets.size() + 1;
 // Distinct label sets of netgraph_graphql_requests_total one slot keeps; more go to one overflow
@@ -360,164 +358,44 @@ std::vector<SlotSnapshot> Scoreboard::Snapshot() const {
   return snapshots;
 }
 
-namespace {
-
-// The families that are one counter of core/telemetry.h summed over the slots, in the order
-// /metrics lists them after the pool's own.
-struct CounterFamily {
-  std::string_view name;
-  std::string_view type;
-  std::string_view help;
-  telemetry::Counter counter;
-};
-constexpr CounterFamily kDocumentCacheFamilies[] = {
-    {"netgraph_document_cache_hits_total", "counter",
-     "Prepared-document cache hits, summed over the workers.",
-     telemetry::Counter::kDocumentCacheHits},
-    {"netgraph_document_cache_misses_total", "counter",
-     "Prepared-document cache misses (documents parsed and validated).",
-     telemetry::Counter::kDocumentCacheMisses},
-    {"netgraph_document_cache_evictions_total", "counter",
-     "Documents evicted from the prepared-document caches.",
-     telemetry::Counter::kDocumentCacheEvictions},
-    {"netgraph_document_cache_bytes", "gauge",
-     "Memory the prepared-document caches hold, summed over the workers (and past workers' last "
-     "value until their slot is reused).",
-     telemetry::Counter::kDocumentCacheBytes},
-    {"netgraph_read_cache_hits_total", "counter",
-     "Public reads (networkGraph, investmentData) answered from the workers' read caches.",
-     telemetry::Counter::kReadCacheHits},
-    {"netgraph_read_cache_misses_total", "counter",
-     "Public reads the read caches sent to PostgreSQL (counted while NETGRAPH_READ_CACHE is on).",
-     telemetry::Counter::kReadCacheMisses},
-    {"netgraph_read_cache_bytes", "gauge",
-     "Memory the read caches hold, keys included, summed over the workers (and past workers' last "
-     "value until their slot is reused).",
-     telemetry::Counter::kReadCacheBytes},
-};
-constexpr CounterFamily kClientFamilies[] = {
-    {"netgraph_postgres_errors_total", "counter",
-     "Failed PostgreSQL statements and connection attempts.", telemetry::Counter::kPostgresErrors},
-    {"netgraph_postgres_connects_total", "counter",
-     "PostgreSQL connections opened (one per child, plus every reconnect).",
-     telemetry::Counter::kPostgresConnects},
-    {"netgraph_redis_errors_total", "counter", "Failed Redis commands and connection attempts.",
-     telemetry::Counter::kRedisErrors},
-    {"netgraph_redis_connects_total", "counter",
-     "Redis connections opened (first ones and reconnects).", telemetry::Counter::kRedisConnects},
-};
-
-}  // namespace
-
-std::string Scoreboard::MetricsText() const {
-  using telemetry::AppendFamily;
-  using telemetry::AppendSample;
-  // Sums over every slot ever used, free or not: counters outlive the processes that bumped them.
-  std::uint64_t telemetry_sums[telemetry::kCounterCount] = {};
-  std::uint64_t buckets[kKinds][kBuckets] = {};
-  std::uint64_t sums_ns[kKinds] = {};
-  std::map<std::string, std::uint64_t> requests;
-  std::uint64_t overflow = 0;
-  std::uint64_t published = 0;
-  std::uint64_t lag_buckets[kLagBuckets] = {};
-  std::uint64_t lag_sum_us = 0;
-  std::optional<std::uint64_t> backlog;  // only a live relay's
-  std::size_t busy = 0;
-  std::size_t idle = 0;
+ScoreboardTotals Scoreboard::Totals() const {
+  ScoreboardTotals totals;
+  for (std::size_t c = 0; c < kCauses; ++c) {
+    totals.restarts[c] = header().restarts[c].load(std::memory_order_relaxed);
+  }
   for (std::size_t i = 0; i < kMaxScoreboardSlots; ++i) {
     const ScoreboardSlot& source = slot(i);
     const auto state = static_cast<SlotState>(source.state.load(std::memory_order_relaxed));
-    if (state == SlotState::kBusy) ++busy;
-    if (state == SlotState::kIdle) ++idle;
+    if (state == SlotState::kBusy) ++totals.busy;
+    if (state == SlotState::kIdle) ++totals.idle;
     if (state == SlotState::kRelay) {
-      backlog = backlog.value_or(0) + source.outbox_backlog.load(std::memory_order_relaxed);
+      totals.outbox_backlog =
+          totals.outbox_backlog.value_or(0) + source.outbox_backlog.load(std::memory_order_relaxed);
     }
-    published += source.outbox_published.load(std::memory_order_relaxed);
+    totals.outbox_published += source.outbox_published.load(std::memory_order_relaxed);
     for (std::size_t b = 0; b < kLagBuckets; ++b) {
-      lag_buckets[b] += source.relay_lag_buckets[b].load(std::memory_order_relaxed);
+      totals.relay_lag_buckets[b] += source.relay_lag_buckets[b].load(std::memory_order_relaxed);
     }
-    lag_sum_us += source.relay_lag_sum_us.load(std::memory_order_relaxed);
+    totals.relay_lag_sum_us += source.relay_lag_sum_us.load(std::memory_order_relaxed);
     for (std::size_t c = 0; c < telemetry::kCounterCount; ++c) {
-      telemetry_sums[c] += source.telemetry[c].load(std::memory_order_relaxed);
+      totals.telemetry[c] += source.telemetry[c].load(std::memory_order_relaxed);
     }
     for (std::size_t k = 0; k < kKinds; ++k) {
       for (std::size_t b = 0; b < kBuckets; ++b) {
-        buckets[k][b] += source.latency_buckets[k][b].load(std::memory_order_relaxed);
+        totals.latency_buckets[k][b] +=
+            source.latency_buckets[k][b].load(std::memory_order_relaxed);
       }
-      sums_ns[k] += source.latency_sum_ns[k].load(std::memory_order_relaxed);
+      totals.latency_sum_ns[k] += source.latency_sum_ns[k].load(std::memory_order_relaxed);
     }
     for (std::size_t s = 0; s < kRequestSeries; ++s) {
       const RequestSeries& series = source.requests[s];
       if (series.used.load(std::memory_order_acquire) == 0) break;
-      requests[series.labels.Load()] += series.count.load(std::memory_order_relaxed);
+      totals.requests[series.labels.Load()] += series.count.load(std::memory_order_relaxed);
     }
-    overflow += source.requests[kRequestSeries].count.load(std::memory_order_relaxed);
+    totals.requests_overflow +=
+        source.requests[kRequestSeries].count.load(std::memory_order_relaxed);
   }
-
-  std::string out;
-  AppendFamily(out, "netgraph_pool_workers", "gauge", "FastCGI workers by state.");
-  AppendSample(out, "netgraph_pool_workers", "state=\"busy\"", busy);
-  AppendSample(out, "netgraph_pool_workers", "state=\"idle\"", idle);
-  AppendFamily(out, "netgraph_pool_child_restarts_total", "counter",
-               "Pool children the master replaced, by cause.");
-  for (std::size_t c = 0; c < kCauses; ++c) {
-    AppendSample(out, "netgraph_pool_child_restarts_total",
-                 "cause=\"" + std::string(RestartCauseName(static_cast<RestartCause>(c))) + "\"",
-                 header().restarts[c].load(std::memory_order_relaxed));
-  }
-
-  AppendFamily(
-      out, "netgraph_graphql_requests_total", "counter",
-      "GraphQL requests by operation type, first root field, outcome, code and HTTP status.");
-  for (const auto& [labels, count] : requests)
-    AppendSample(out, "netgraph_graphql_requests_total", labels, count);
-  AppendSample(out, "netgraph_graphql_requests_total",
-               "operation_type=\"other\",root_field=\"\",outcome=\"other\",code=\"\",status=\"\"",
-               overflow);
-
-  AppendFamily(
-      out, "netgraph_graphql_request_duration_seconds", "histogram",
-      "Time from a GraphQL request's arrival at the worker to its response, by operation type.");
-  for (std::size_t k = 0; k < kKinds; ++k) {
-    const std::string kind =
-        "operation_type=\"" + std::string(OperationKindName(static_cast<OperationKind>(k))) + "\"";
-    telemetry::AppendHistogram(out, "netgraph_graphql_request_duration_seconds", kind,
-                               kLatencyBuckets, buckets[k], static_cast<double>(sums_ns[k]) / 1e9);
-  }
-
-  AppendFamily(out, "netgraph_outbox_published_total", "counter",
-               "Outbox messages the relay published on Redis.");
-  AppendSample(out, "netgraph_outbox_published_total", "", published);
-  if (backlog) {
-    AppendFamily(
-        out, "netgraph_outbox_backlog", "gauge",
-        "Outbox messages committed and not yet published, as the relay last counted them.");
-    AppendSample(out, "netgraph_outbox_backlog", "", *backlog);
-  }
-  AppendFamily(out, "netgraph_outbox_relay_lag_seconds", "histogram",
-               "Time from an outbox message's commit to its publication on Redis.");
-  telemetry::AppendHistogram(out, "netgraph_outbox_relay_lag_seconds", "",
-                             telemetry::kUpdateLagBuckets, lag_buckets,
-                             static_cast<double>(lag_sum_us) / 1e6);
-
-  auto sum = [&](telemetry::Counter counter) {
-    return telemetry_sums[static_cast<std::size_t>(counter)];
-  };
-  auto append_counters = [&](std::span<const CounterFamily> families) {
-    for (const CounterFamily& family : families) {
-      AppendFamily(out, family.name, family.type, family.help);
-      AppendSample(out, family.name, "", sum(family.counter));
-    }
-  };
-  append_counters(kDocumentCacheFamilies);
-
-  AppendFamily(out, "netgraph_jwt_refusals_total", "counter", "Bearer tokens refused, by reason.");
-  for (const auto& [reason, counter] : telemetry::kJwtRefusalReasons) {
-    AppendSample(out, "netgraph_jwt_refusals_total", "reason=\"" + std::string(reason) + "\"",
-                 sum(counter));
-  }
-  append_counters(kClientFamilies);
-  return out;
+  return totals;
 }
 
 }  // namespace netgraph::fcgi

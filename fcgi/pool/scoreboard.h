@@ -21,7 +21,9 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,6 +52,9 @@ std::string_view RestartCauseName(RestartCause cause);
 // Upper bounds of the latency histogram buckets, in seconds (+Inf is implied).
 constexpr std::array<double, 13> kLatencyBuckets = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
                                                     0.25,  0.5,    1,     2.5,  5,     10};
+
+constexpr std::size_t kOperationKinds = static_cast<std::size_t>(OperationKind::kCount);
+constexpr std::size_t kRestartCauses = static_cast<std::size_t>(RestartCause::kCount);
 
 // Text that a reader may read while its writer rewrites it: bytes in atomic words, so a torn read
 // is a mix of two texts (which the slot's sequence counter detects), never undefined behaviour.
@@ -90,6 +95,28 @@ struct SlotSnapshot {
   std::int64_t started_monotonic_ns = 0;
 };
 
+// The pool's counters summed over every slot ever used, free or not (counters outlive the
+// processes that bumped them), and the children by state now: what /metrics shows
+// (fcgi/pool/status_page.h).
+struct ScoreboardTotals {
+  std::size_t busy = 0;
+  std::size_t idle = 0;
+  std::array<std::uint64_t, kRestartCauses> restarts = {};             // by RestartCause
+  std::array<std::uint64_t, telemetry::kCounterCount> telemetry = {};  // by telemetry::Counter
+  // GraphQL requests by label set (operation_type, root_field, outcome, code, status, as
+  // Prometheus labels), and those beyond the label sets a slot keeps.
+  std::map<std::string, std::uint64_t> requests;
+  std::uint64_t requests_overflow = 0;
+  // The latency histogram by OperationKind: a count per bucket of kLatencyBuckets and +Inf.
+  std::array<std::array<std::uint64_t, kLatencyBuckets.size() + 1>, kOperationKinds>
+      latency_buckets = {};
+  std::array<std::uint64_t, kOperationKinds> latency_sum_ns = {};
+  std::uint64_t outbox_published = 0;
+  std::optional<std::uint64_t> outbox_backlog;  // only a live relay's
+  std::array<std::uint64_t, telemetry::kUpdateLagBuckets.size() + 1> relay_lag_buckets = {};
+  std::uint64_t relay_lag_sum_us = 0;
+};
+
 struct ScoreboardSlot;
 struct ScoreboardHeader;
 
@@ -128,9 +155,7 @@ class Scoreboard {
 
   // Readers.
   std::vector<SlotSnapshot> Snapshot() const;
-  // The Prometheus text of the pool's metrics (without the listen queue and build info, which
-  // the caller adds).
-  std::string MetricsText() const;
+  ScoreboardTotals Totals() const;
   std::int64_t started_unix_ms() const;
 
  private:

@@ -2,10 +2,8 @@
 // until it is asked to stop (SIGTERM, SIGINT, SIGQUIT: the current request finishes first) or has
 // served `max_requests` (then it exits and the master starts a fresh one).
 //
-// Each request: its id is nginx's $request_id (FastCGI parameter REQUEST_ID, else one made here),
-// returned as X-Request-Id; the worker's scoreboard slot shows it busy with the operation while it
-// runs and counts it after; one JSON access line is logged (unless turned off), and a request
-// slower than `slow_request` is logged with where its time went.
+// Each request is served by fcgi/pool/serve.h (X-Request-Id, the scoreboard, the access and slow
+// lines); the connections it holds and their hand-offs are fcgi/pool/held_connections.h.
 //
 // A peer of the pool's socket is not trusted to behave like nginx (docs/security.md, "The FastCGI
 // socket"): a worker never blocks on one while idle, closes connections whose peer takes longer
@@ -18,7 +16,8 @@
 #include "core/api/service.h"
 #include "fcgi/http/graphql_http.h"
 #include "fcgi/pool/connection_handoff.h"
-#include "fcgi/pool/metrics.h"
+#include "fcgi/pool/scoreboard.h"
+#include "fcgi/pool/status_page.h"
 
 namespace netgraph::fcgi {
 

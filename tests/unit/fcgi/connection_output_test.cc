@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-namespace netgraph::fcgi {
+namespace netgraph::fcgi::fastcgi {
 namespace {
 
 using Clock = ConnectionOutput::Clock;
@@ -138,4 +138,4 @@ TEST(ConnectionOutputTest, AClosedPeerFailsTheSend) {
 }
 
 }  // namespace
-}  // namespace netgraph::fcgi
+}  // namespace netgraph::fcgi::fastcgi

@@ -1,4 +1,5 @@
 #include "fcgi/pool/scoreboard.h"
+#include "fcgi/pool/status_page.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -23,6 +24,13 @@ std::unique_ptr<Scoreboard> AttachedScoreboard() {
   scoreboard->SetPid(slot, ::getpid());
   scoreboard->Attach(SlotState::kIdle);
   return scoreboard;
+}
+
+// What /metrics shows of `scoreboard` (fcgi/pool/status_page.h).
+std::string MetricsOf(const Scoreboard& scoreboard) {
+  PoolView pool;
+  pool.scoreboard = &scoreboard;
+  return PoolMetricsText(pool);
 }
 
 FinishedRequest Query(std::string_view root_field, std::chrono::milliseconds duration) {
@@ -74,7 +82,7 @@ TEST(ScoreboardTest, CountersOutliveTheProcessThatBumpedThem) {
   FinishedRequest finished = Query("graphdbStatus", std::chrono::seconds(20));
   scoreboard->EndRequest(&finished);
 
-  const std::string text = scoreboard->MetricsText();
+  const std::string text = MetricsOf(*scoreboard);
   EXPECT_NE(text.find("netgraph_graphql_requests_total{operation_type=\"query\",root_field="
                       "\"graphdbStatus\",outcome=\"ok\",code=\"\",status=\"200\"} 4\n"),
             std::string::npos)
@@ -98,7 +106,7 @@ TEST(ScoreboardTest, TheRelaysPassesMakeTheOutboxFigures) {
   Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create();
   ASSERT_TRUE(created.ok());
   std::unique_ptr<Scoreboard> scoreboard = std::move(created).value();
-  EXPECT_EQ(scoreboard->MetricsText().find("netgraph_outbox_backlog"), std::string::npos)
+  EXPECT_EQ(MetricsOf(*scoreboard).find("netgraph_outbox_backlog"), std::string::npos)
       << "no relay, no backlog to report";
   scoreboard->SetPid(scoreboard->Reserve(), ::getpid());
   scoreboard->Attach(SlotState::kRelay);
@@ -108,7 +116,7 @@ TEST(ScoreboardTest, TheRelaysPassesMakeTheOutboxFigures) {
   const microseconds second[] = {microseconds(120 * 1000000)};
   scoreboard->RecordRelayPass(second, 0);
 
-  const std::string text = scoreboard->MetricsText();
+  const std::string text = MetricsOf(*scoreboard);
   EXPECT_NE(text.find("netgraph_outbox_published_total 3\n"), std::string::npos) << text;
   EXPECT_NE(text.find("netgraph_outbox_backlog 0\n"), std::string::npos) << "the last count";
   EXPECT_NE(text.find("netgraph_outbox_relay_lag_seconds_bucket{le=\"0.005\"} 1\n"),
