@@ -1,6 +1,7 @@
 // Runs the layering checker (tools/layering/layering_check.cc) the way the build does: on scratch
 // trees that break one rule each, expecting exit status 1 and a line naming file, line and rule;
-// and on this repository with the spec CMake wrote, expecting success.
+// with the spec CMake wrote, on scratch trees laid out like fcgi/ and ws/ that include the wrong
+// way, and on this repository, expecting success.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -135,6 +136,76 @@ TEST_F(LayeringCheckTest, RefusesACycleOfDependencies) {
   const Outcome outcome = Check();
   EXPECT_EQ(outcome.exit_status, 2) << outcome.output;
   EXPECT_NE(outcome.output.find("the declared dependencies have a cycle: low high low"),
+            std::string::npos)
+      << outcome.output;
+}
+
+// The adapters' layering as this repository declares it (fcgi/CMakeLists.txt, ws/CMakeLists.txt),
+// on a scratch tree laid out like theirs: the spec CMake wrote, not one made up here.
+class LayeringOfTheAdaptersTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/netgraph-layering-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    root_ = pattern;
+    // What the wings may include: the HTTP wing from the FastCGI wing, both from the pool.
+    Write("fcgi/http/routes.cc", "#include \"fcgi/http/graphql_http.h\"\n");
+    Write("fcgi/fastcgi/http_exchange.cc", "#include \"fcgi/http/http.h\"\n");
+    Write("fcgi/pool/serve.cc",
+          "#include \"fcgi/fastcgi/http_exchange.h\"\n#include \"fcgi/http/routes.h\"\n");
+    Write("fcgi/main.cc", "#include \"fcgi/pool/master.h\"\n");
+    Write("ws/hub.cc", "#include \"core/api/service.h\"\n#include \"daemon/signals.h\"\n");
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  void Write(const std::string& path, const std::string& text) {
+    fs::create_directories((fs::path(root_) / path).parent_path());
+    std::ofstream(fs::path(root_) / path, std::ios::app) << text;
+  }
+  Outcome Check() { return RunChecker(root_, NETGRAPH_LAYERING_SPEC, "fcgi ws"); }
+
+  std::string root_;
+};
+
+TEST_F(LayeringOfTheAdaptersTest, AcceptsIncludesTowardsTheHttpWing) {
+  const Outcome outcome = Check();
+  EXPECT_EQ(outcome.exit_status, 0) << outcome.output;
+}
+
+TEST_F(LayeringOfTheAdaptersTest, RefusesAWingIncludingTheWingsAboveIt) {
+  // The HTTP wing knows no pool: the pool registers /status and /metrics with the router.
+  Write("fcgi/http/routes.cc", "#include \"fcgi/pool/scoreboard.h\"\n");
+  Write("fcgi/http/http.cc", "#include \"fcgi/fastcgi/record.h\"\n");
+  Write("fcgi/fastcgi/connection.cc", "#include \"fcgi/pool/worker.h\"\n");
+  const Outcome outcome = Check();
+  EXPECT_EQ(outcome.exit_status, 1) << outcome.output;
+  EXPECT_NE(
+      outcome.output.find("fcgi/http/routes.cc:2: error: includes \"fcgi/pool/scoreboard.h\": "
+                          "concern fcgi_http does not depend on concern fcgi_pool"),
+      std::string::npos)
+      << outcome.output;
+  EXPECT_NE(outcome.output.find("fcgi/http/http.cc:1: error: includes \"fcgi/fastcgi/record.h\": "
+                                "concern fcgi_http does not depend on concern fcgi_fastcgi"),
+            std::string::npos)
+      << outcome.output;
+  EXPECT_NE(outcome.output.find("fcgi/fastcgi/connection.cc:1: error: includes "
+                                "\"fcgi/pool/worker.h\": concern fcgi_fastcgi does not depend on "
+                                "concern fcgi_pool"),
+            std::string::npos)
+      << outcome.output;
+}
+
+TEST_F(LayeringOfTheAdaptersTest, RefusesOneAdapterIncludingTheOther) {
+  Write("ws/hub.cc", "#include \"fcgi/http/http.h\"\n");
+  Write("fcgi/pool/worker.cc", "#include \"ws/hub.h\"\n");
+  const Outcome outcome = Check();
+  EXPECT_EQ(outcome.exit_status, 1) << outcome.output;
+  EXPECT_NE(outcome.output.find("ws/hub.cc:3: error: includes \"fcgi/http/http.h\": concern "
+                                "ws_server does not depend on concern fcgi_http"),
+            std::string::npos)
+      << outcome.output;
+  EXPECT_NE(outcome.output.find("fcgi/pool/worker.cc:1: error: includes \"ws/hub.h\": concern "
+                                "fcgi_pool does not depend on concern ws_server"),
             std::string::npos)
       << outcome.output;
 }
