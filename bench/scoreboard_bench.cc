@@ -16,10 +16,13 @@ namespace {
 using netgraph::fcgi::FinishedRequest;
 using netgraph::fcgi::OperationKind;
 using netgraph::fcgi::Scoreboard;
+using netgraph::fcgi::SharedMemory;
 using netgraph::fcgi::SlotState;
 
 void BM_ScoreboardPerRequest(benchmark::State& state) {
-  std::unique_ptr<Scoreboard> scoreboard = Scoreboard::Create().value();
+  std::unique_ptr<SharedMemory> memory =
+      SharedMemory::Create(SharedMemory::Bytes({Scoreboard::SharedBytes()})).value();
+  std::unique_ptr<Scoreboard> scoreboard = Scoreboard::Create(*memory).value();
   scoreboard->Attach(SlotState::kIdle);
   FinishedRequest finished;
   finished.kind = OperationKind::kQuery;

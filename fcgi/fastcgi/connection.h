@@ -5,9 +5,10 @@
 // one is readable and Assemble when what it already read may hold the next request.
 //
 // A connection is kept for further requests when the web server sets FCGI_KEEP_CONN, as nginx does.
-// Its peer is not trusted to behave like nginx (docs/security.md, "The FastCGI socket"): replies and
-// answers are written without blocking, and every connection has a deadline (Deadline); one whose
-// peer breaks the protocol or does not read its replies is over (Receive and Assemble say so).
+// Its peer is not trusted to behave like nginx (docs/security.md, "The FastCGI socket"): replies
+// and answers are written without blocking, and every connection has a deadline (Deadline); one
+// whose peer breaks the protocol or does not read its replies is over (Receive and Assemble say
+// so).
 #ifndef NETGRAPH_FCGI_FASTCGI_CONNECTION_H_
 #define NETGRAPH_FCGI_FASTCGI_CONNECTION_H_
 

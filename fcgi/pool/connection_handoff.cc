@@ -46,28 +46,20 @@ struct Message {
 
 }  // namespace
 
-Result<std::unique_ptr<ConnectionHandoff>> ConnectionHandoff::Create() {
+Result<std::unique_ptr<ConnectionHandoff>> ConnectionHandoff::Create(SharedMemory& memory) {
+  NETGRAPH_ASSIGN_OR_RETURN(void* part, memory.Allocate(kSharedBytes));
   int pair[2];
   if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
     return Status::Error(std::string("making the connection hand-off queue: ") +
                          std::strerror(errno));
   }
-  void* page = ::mmap(nullptr, sizeof(std::atomic<int>), PROT_READ | PROT_WRITE,
-                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (page == MAP_FAILED) {
-    const int error = errno;
-    ::close(pair[0]);
-    ::close(pair[1]);
-    return Status::Error(std::string("mapping the waiting-worker count: ") + std::strerror(error));
-  }
   return std::unique_ptr<ConnectionHandoff>(
-      new ConnectionHandoff(pair[0], pair[1], new (page) std::atomic<int>(0)));
+      new ConnectionHandoff(pair[0], pair[1], new (part) std::atomic<int>(0)));
 }
 
 ConnectionHandoff::~ConnectionHandoff() {
   ::close(put_fd_);
   ::close(take_fd_);
-  ::munmap(static_cast<void*>(waiting_), sizeof(std::atomic<int>));
 }
 
 bool ConnectionHandoff::Put(const int* fds, std::size_t count) const {

@@ -12,8 +12,8 @@
 // - Put never blocks: it fails when the queue is full (the caller still holds its connections) or
 //   on a count it cannot carry.
 // - Take never blocks: it appends the connections of one message, if there is one.
-// - Waiting workers: each worker counts itself while it waits for work (a counter in memory shared
-//   by the forked processes), so a busy worker can tell whether handing off would find a taker.
+// - Waiting workers: each worker counts itself while it waits for work (a counter in the pool's
+//   shared memory), so a busy worker can tell whether handing off would find a taker.
 #ifndef NETGRAPH_FCGI_POOL_CONNECTION_HANDOFF_H_
 #define NETGRAPH_FCGI_POOL_CONNECTION_HANDOFF_H_
 
@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "fcgi/pool/shared_memory.h"
 
 namespace netgraph::fcgi {
 
@@ -38,8 +39,11 @@ class ConnectionHandoff {
   // more than this.
   static constexpr std::size_t kMaxPerMessage = 64;
 
-  // Makes the queue and the counter; call before forking.
-  static Result<std::unique_ptr<ConnectionHandoff>> Create();
+  // The bytes of shared memory it takes (the count of waiting workers).
+  static constexpr std::size_t kSharedBytes = sizeof(std::atomic<int>);
+  // Makes the queue, and the counter in `memory` (fcgi/pool/shared_memory.h), which must outlive
+  // it; call before forking.
+  static Result<std::unique_ptr<ConnectionHandoff>> Create(SharedMemory& memory);
   ~ConnectionHandoff();
   ConnectionHandoff(const ConnectionHandoff&) = delete;
   ConnectionHandoff& operator=(const ConnectionHandoff&) = delete;

@@ -1,5 +1,5 @@
-// The data generation a FastCGI pool shares (core/api/read_cache.h): one counter in a small
-// anonymous MAP_SHARED mapping of its own, created by the pool's master before it forks, so every
+// The data generation a FastCGI pool shares (core/api/read_cache.h): one counter in the pool's
+// shared memory (fcgi/pool/shared_memory.h), taken by the pool's master before it forks, so every
 // worker and the outbox relay process read and advance the same counter. A worker advances it
 // after committing a change, before its response is written; the relay advances it when PostgreSQL
 // announces a change committed by anyone else (fcgi/pool/outbox_relay_process.h). Lock-free atomics
@@ -8,19 +8,23 @@
 #define NETGRAPH_FCGI_POOL_DATA_GENERATION_H_
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
 #include "core/api/read_cache.h"
 #include "core/status.h"
+#include "fcgi/pool/shared_memory.h"
 
 namespace netgraph::fcgi {
 
 class SharedDataGeneration : public api::DataGeneration {
  public:
-  // Maps the counter; call before forking. The mapping is shared with every child forked later.
-  static Result<std::unique_ptr<SharedDataGeneration>> Create();
-  ~SharedDataGeneration() override;
+  // The bytes of shared memory it takes.
+  static constexpr std::size_t kSharedBytes = sizeof(std::atomic<std::uint64_t>);
+  // Takes the counter from `memory` (fcgi/pool/shared_memory.h, mapped before forking: shared with
+  // every child forked later), which must outlive it.
+  static Result<std::unique_ptr<SharedDataGeneration>> Create(SharedMemory& memory);
   SharedDataGeneration(const SharedDataGeneration&) = delete;
   SharedDataGeneration& operator=(const SharedDataGeneration&) = delete;
 

@@ -96,8 +96,7 @@ void HeldConnections::AfterServing() {
 }
 
 bool HeldConnections::RoomToTake() const {
-  return handoff_ != nullptr &&
-         list_.size() + ConnectionHandoff::kMaxPerMessage <= kMaxConnections;
+  return handoff_ != nullptr && list_.size() + ConnectionHandoff::kMaxPerMessage <= kMaxConnections;
 }
 
 void HeldConnections::TakeHandedOff(Clock::time_point now) {

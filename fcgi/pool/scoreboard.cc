@@ -1,9 +1,7 @@
 #include "fcgi/pool/scoreboard.h"
 
-#include <sys/mman.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <map>
@@ -162,14 +160,12 @@ std::string_view RestartCauseName(RestartCause cause) {
   }
 }
 
-Result<std::unique_ptr<Scoreboard>> Scoreboard::Create() {
-  // Anonymous shared memory starts zeroed, which is every atomic's initial value: no constructor
-  // needs to run, and pages of slots never used are never touched.
-  void* region =
-      ::mmap(nullptr, RegionBytes(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (region == MAP_FAILED) {
-    return Status::Error(std::string("scoreboard: mmap failed: ") + std::strerror(errno));
-  }
+std::size_t Scoreboard::SharedBytes() { return RegionBytes(); }
+
+Result<std::unique_ptr<Scoreboard>> Scoreboard::Create(SharedMemory& memory) {
+  // Zeroed, which is every atomic's initial value: no constructor needs to run, and pages of slots
+  // never used are never touched.
+  NETGRAPH_ASSIGN_OR_RETURN(void* region, memory.Allocate(RegionBytes()));
   std::unique_ptr<Scoreboard> scoreboard(new Scoreboard(region));
   scoreboard->header().started_unix_ms.store(NowNs(CLOCK_REALTIME) / 1000000);
   return scoreboard;
@@ -180,7 +176,6 @@ Scoreboard::~Scoreboard() {
     telemetry::UseCounterStorage(nullptr);
     g_assigned_slot = -1;
   }
-  ::munmap(region_, RegionBytes());
 }
 
 ScoreboardHeader& Scoreboard::header() const {

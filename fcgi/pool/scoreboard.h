@@ -1,5 +1,6 @@
-// The pool's scoreboard, after php-fpm's: one shared-memory region the master maps before forking,
-// with a slot per child process. Each child writes only its own slot (lock-free: relaxed atomics,
+// The pool's scoreboard, after php-fpm's: a part of the pool's shared memory
+// (fcgi/pool/shared_memory.h), which the master maps before forking, with a slot per child
+// process. Each child writes only its own slot (lock-free: relaxed atomics,
 // and a sequence counter around the fields of the request in progress); whoever answers a scrape
 // (/status, /metrics: any worker) or the master (the request deadline) reads every slot.
 //
@@ -31,6 +32,7 @@
 
 #include "core/status.h"
 #include "core/telemetry.h"
+#include "fcgi/pool/shared_memory.h"
 
 namespace netgraph::fcgi {
 
@@ -122,9 +124,11 @@ struct ScoreboardHeader;
 
 class Scoreboard {
  public:
-  // Maps the region (shared with the children forked afterwards).
-  static Result<std::unique_ptr<Scoreboard>> Create();
-  // Unmaps the region; a process attached to one of its slots counts in its own memory again.
+  // The bytes of shared memory it takes.
+  static std::size_t SharedBytes();
+  // Takes its part of `memory` (fcgi/pool/shared_memory.h), which must outlive it.
+  static Result<std::unique_ptr<Scoreboard>> Create(SharedMemory& memory);
+  // A process attached to one of its slots counts in its own memory again.
   ~Scoreboard();
   Scoreboard(const Scoreboard&) = delete;
   Scoreboard& operator=(const Scoreboard&) = delete;

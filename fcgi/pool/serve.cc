@@ -120,8 +120,8 @@ bool Serve(const fastcgi::Request& request, const fastcgi::Reply& reply, api::Se
       scoreboard->EndRequest(nullptr);
     }
   }
-  const LoggedRequest logged = {http.method,     http.path,           request_id, trace,
-                                response.status, response.body.size(), duration};
+  const LoggedRequest logged = {http.method,          http.path, request_id, trace, response.status,
+                                response.body.size(), duration};
   if (worker.access_log && !IsRoutinePath(http.path)) log::Info(AccessLine(logged));
   if (worker.slow_request.count() > 0 && duration >= worker.slow_request) {
     log::Warn(SlowLine(logged));

@@ -31,8 +31,16 @@ struct Pair {
   int fds[2] = {-1, -1};
 };
 
+// The shared memory of this test process, as a master's: each queue takes a part of it, never given
+// back (fcgi/pool/shared_memory.h).
+SharedMemory& Memory() {
+  static const std::unique_ptr<SharedMemory> memory =
+      SharedMemory::Create(256 * SharedMemory::Bytes({ConnectionHandoff::kSharedBytes})).value();
+  return *memory;
+}
+
 std::unique_ptr<ConnectionHandoff> MakeHandoff() {
-  Result<std::unique_ptr<ConnectionHandoff>> made = ConnectionHandoff::Create();
+  Result<std::unique_ptr<ConnectionHandoff>> made = ConnectionHandoff::Create(Memory());
   EXPECT_TRUE(made.ok()) << made.status().message();
   return made.ok() ? std::move(made).value() : nullptr;
 }

@@ -10,7 +10,9 @@ namespace netgraph::fcgi {
 namespace {
 
 TEST(SharedDataGenerationTest, AnAdvanceInAForkedChildIsSeenByItsParent) {
-  Result<std::unique_ptr<SharedDataGeneration>> generation = SharedDataGeneration::Create();
+  std::unique_ptr<SharedMemory> memory =
+      SharedMemory::Create(SharedMemory::Bytes({SharedDataGeneration::kSharedBytes})).value();
+  Result<std::unique_ptr<SharedDataGeneration>> generation = SharedDataGeneration::Create(*memory);
   ASSERT_TRUE(generation.ok()) << generation.status().message();
   const std::uint64_t before = (*generation)->Current();
   const pid_t child = ::fork();

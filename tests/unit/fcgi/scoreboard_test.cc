@@ -15,8 +15,13 @@ namespace {
 
 // The scoreboard as one process sees it: the master's reservation, then the "child" (this same
 // process) attaching to the slot. Forking adds nothing to what is checked here.
-std::unique_ptr<Scoreboard> AttachedScoreboard() {
-  Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create();
+// Shared memory for one scoreboard, as the master maps it (fcgi/pool/shared_memory.h).
+std::unique_ptr<SharedMemory> MemoryForScoreboard() {
+  return SharedMemory::Create(SharedMemory::Bytes({Scoreboard::SharedBytes()})).value();
+}
+
+std::unique_ptr<Scoreboard> AttachedScoreboard(SharedMemory& memory) {
+  Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create(memory);
   EXPECT_TRUE(created.ok());
   std::unique_ptr<Scoreboard> scoreboard = std::move(created).value();
   const int slot = scoreboard->Reserve();
@@ -43,7 +48,8 @@ FinishedRequest Query(std::string_view root_field, std::chrono::milliseconds dur
 }
 
 TEST(ScoreboardTest, ABusyWorkerShowsItsRequestUntilItEnds) {
-  std::unique_ptr<Scoreboard> scoreboard = AttachedScoreboard();
+  std::unique_ptr<SharedMemory> memory = MemoryForScoreboard();
+  std::unique_ptr<Scoreboard> scoreboard = AttachedScoreboard(*memory);
   scoreboard->BeginRequest("/graphql", "0123abcd");
   scoreboard->SetOperation(OperationKind::kMutation, "Claim", "claimVoucher");
   std::vector<SlotSnapshot> slots = scoreboard->Snapshot();
@@ -65,7 +71,8 @@ TEST(ScoreboardTest, ABusyWorkerShowsItsRequestUntilItEnds) {
 }
 
 TEST(ScoreboardTest, CountersOutliveTheProcessThatBumpedThem) {
-  std::unique_ptr<Scoreboard> scoreboard = AttachedScoreboard();
+  std::unique_ptr<SharedMemory> memory = MemoryForScoreboard();
+  std::unique_ptr<Scoreboard> scoreboard = AttachedScoreboard(*memory);
   for (int i = 0; i < 3; ++i) {
     scoreboard->BeginRequest("/graphql", "id");
     FinishedRequest finished = Query("graphdbStatus", std::chrono::milliseconds(20));
@@ -103,7 +110,8 @@ TEST(ScoreboardTest, CountersOutliveTheProcessThatBumpedThem) {
 }
 
 TEST(ScoreboardTest, TheRelaysPassesMakeTheOutboxFigures) {
-  Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create();
+  std::unique_ptr<SharedMemory> memory = MemoryForScoreboard();
+  Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create(*memory);
   ASSERT_TRUE(created.ok());
   std::unique_ptr<Scoreboard> scoreboard = std::move(created).value();
   EXPECT_EQ(MetricsOf(*scoreboard).find("netgraph_outbox_backlog"), std::string::npos)
