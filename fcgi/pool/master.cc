@@ -35,20 +35,34 @@ void OnSignal(int signal_number) {
 // The master's signals, as one list so a forked child resets exactly these.
 constexpr std::initializer_list<int> kHandledSignals = {SIGCHLD, SIGTERM, SIGINT, SIGQUIT, SIGHUP};
 
-void InstallHandlers() {
-  ::pipe2(g_signal_pipe, O_NONBLOCK | O_CLOEXEC);
-  daemon::HandleSignals(kHandledSignals, OnSignal, daemon::AfterSignal::kResume);
+sigset_t HandledSignalSet() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int signal : kHandledSignals) sigaddset(&set, signal);
+  return set;
 }
 
-// What a forked worker starts from: default dispositions, none of the master's plumbing, and an end
-// when `master` ends. Outside systemd nothing else stops the workers of a master that was killed:
-// they would go on serving the inherited socket unsupervised. SIGTERM lets a worker finish the
-// request in hand.
-void ResetInChild(pid_t master) {
-  daemon::DefaultSignals(kHandledSignals);
+Status InstallHandlers() {
+  if (::pipe2(g_signal_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
+    return Status::Internal(std::string("the master's signal pipe: ") + std::strerror(errno));
+  }
+  return daemon::HandleSignals(kHandledSignals, OnSignal, daemon::AfterSignal::kResume);
+}
+
+// What a forked worker starts from: default dispositions, none of the master's plumbing, the
+// signal mask it had before the fork (`mask`), and an end when `master` ends. Outside systemd
+// nothing else stops the workers of a master that was killed: they would go on serving the
+// inherited socket unsupervised. SIGTERM lets a worker finish the request in hand.
+void ResetInChild(pid_t master, const sigset_t& mask) {
+  if (Status reset = daemon::DefaultSignals(kHandledSignals); !reset.ok()) {
+    log::Error("child: " + reset.message());
+    ::_exit(1);
+  }
   ::close(g_signal_pipe[0]);
   ::close(g_signal_pipe[1]);
-  // After the reset, so the signal never reaches the master's handler copied into this child.
+  // A signal sent to the child since the fork has waited, blocked; it comes now, to the default
+  // disposition, never to the master's handler copied into this child.
+  ::sigprocmask(SIG_SETMASK, &mask, nullptr);
   ::prctl(PR_SET_PDEATHSIG, SIGTERM);
   // A master that died before prctl() can no longer signal its death; the child was re-parented.
   if (::getppid() != master) ::_exit(1);
@@ -64,7 +78,13 @@ std::string DescribeExit(int status) {
 }  // namespace
 
 PreforkMaster::PreforkMaster(PoolPlan plan, Reconfigure reconfigure)
-    : options_(plan.options), roles_(std::move(plan.roles)), reconfigure_(std::move(reconfigure)) {
+    : PreforkMaster(std::move(plan), std::move(reconfigure), Seams()) {}
+
+PreforkMaster::PreforkMaster(PoolPlan plan, Reconfigure reconfigure, Seams seams)
+    : options_(plan.options),
+      roles_(std::move(plan.roles)),
+      reconfigure_(std::move(reconfigure)),
+      seams_(seams) {
   for (const ChildRole& role : roles_) {
     Slot slot;
     slot.role = &role;
@@ -75,7 +95,16 @@ PreforkMaster::PreforkMaster(PoolPlan plan, Reconfigure reconfigure)
 void PreforkMaster::Spawn(int index) {
   const pid_t master = ::getpid();
   const int scoreboard_slot = options_.scoreboard != nullptr ? options_.scoreboard->Reserve() : -1;
+  // The handled signals stay blocked from before the fork until the child has reset their
+  // dispositions: one that came in between would run the master's handler in the child and be
+  // written into the master's pipe as if the master had got it (a SIGTERM meant for the new child
+  // would stop the pool). Blocked, it waits: the child gets it with the default action, the master
+  // once its mask is back.
+  const sigset_t handled = HandledSignalSet();
+  sigset_t previous;
+  ::sigprocmask(SIG_BLOCK, &handled, &previous);
   pid_t pid = ::fork();
+  if (pid != 0) ::sigprocmask(SIG_SETMASK, &previous, nullptr);
   if (pid < 0) {
     log::Error(std::string("fork failed: ") + std::strerror(errno));
     if (options_.scoreboard != nullptr) options_.scoreboard->SetPid(scoreboard_slot, pid);
@@ -84,7 +113,8 @@ void PreforkMaster::Spawn(int index) {
   }
   Slot& slot = slots_[static_cast<std::size_t>(index)];
   if (pid == 0) {
-    ResetInChild(master);
+    if (seams_.child_forked != nullptr) seams_.child_forked();
+    ResetInChild(master, previous);
     ::_exit(slot.role->main());
   }
   slot.pid = pid;
@@ -274,7 +304,10 @@ int PreforkMaster::PollTimeoutMs() const {
 }
 
 int PreforkMaster::Run() {
-  InstallHandlers();
+  if (Status installed = InstallHandlers(); !installed.ok()) {
+    log::Error("master: " + installed.message());
+    return 1;
+  }
   for (std::size_t i = 0; i < slots_.size(); ++i) Spawn(static_cast<int>(i));
   daemon::NotifySystemd("READY=1\nSTATUS=" + std::to_string(slots_.size()) + " children");
 

@@ -15,7 +15,8 @@
 // - With a scoreboard (fcgi/pool/scoreboard.h), each child gets a slot of it, and the master ends
 //   (SIGKILL) a worker busy with one request longer than the request timeout, after logging what
 //   it was doing; it is replaced like any dead worker (php-fpm's request_terminate_timeout).
-// Signals only write a byte to a self-pipe; all work happens in Run()'s loop.
+// Signals only write a byte to a self-pipe; all work happens in Run()'s loop. A signal sent to a
+// child before it has reset the master's dispositions waits until it has (it is the child's).
 #ifndef NETGRAPH_FCGI_POOL_MASTER_H_
 #define NETGRAPH_FCGI_POOL_MASTER_H_
 
@@ -58,10 +59,17 @@ using Reconfigure = std::function<Result<PoolPlan>()>;
 
 class PreforkMaster {
  public:
+  // A point where a test acts (tests/unit/fcgi/master_test.cc); null in production.
+  struct Seams {
+    void (*child_forked)() = nullptr;  // in each child, at once after fork(2)
+  };
+
   // Without `reconfigure`, SIGHUP replaces the children with the same plan.
   explicit PreforkMaster(PoolPlan plan, Reconfigure reconfigure = nullptr);
+  PreforkMaster(PoolPlan plan, Reconfigure reconfigure, Seams seams);
 
-  // Forks the workers and supervises them until a stop signal. Returns the master's exit status.
+  // Forks the workers and supervises them until a stop signal. Returns the master's exit status:
+  // 1 at once when its signal handling cannot be set up.
   int Run();
 
  private:
@@ -90,6 +98,7 @@ class PreforkMaster {
   PreforkOptions options_;
   std::vector<ChildRole> roles_;
   Reconfigure reconfigure_;
+  Seams seams_;
   int generation_ = 0;
   std::vector<Slot> slots_;
   std::map<pid_t, int> retiring_;  // old workers asked to stop during a reload -> their slot

@@ -94,8 +94,13 @@ void Run(domain::OutboxRelay& relay, api::Service& service, Scoreboard* scoreboa
 
 int RunOutboxRelayProcess(api::Service& service, Scoreboard* scoreboard) {
   // Without SA_RESTART: the signal ends the wait for a commit, so the relay stops at once.
-  daemon::HandleSignals({SIGTERM, SIGINT, SIGQUIT}, OnStopSignal, daemon::AfterSignal::kInterrupt);
-  daemon::IgnoreSignals({SIGPIPE, SIGHUP});
+  Status signals = daemon::HandleSignals({SIGTERM, SIGINT, SIGQUIT}, OnStopSignal,
+                                         daemon::AfterSignal::kInterrupt);
+  if (signals.ok()) signals = daemon::IgnoreSignals({SIGPIPE, SIGHUP});
+  if (!signals.ok()) {
+    log::Error("relay: " + signals.message());
+    return 1;
+  }
   log::Info("relay: publishing graph changes from the outbox to Redis");
   if (!service.updates().signing()) {
     log::Warn(std::string("relay: ") + domain::kUpdateSigningKeyFileVariable +

@@ -34,16 +34,17 @@ void OnStop(int) { g_stop = 1; }
 
 // The stop signals stay blocked except inside epoll_pwait(2): a stop that comes while a request
 // runs is seen when the worker next waits, and one that comes while it waits ends the wait at once.
-sigset_t InstallHandlers() {
-  daemon::HandleSignals({SIGTERM, SIGINT, SIGQUIT}, OnStop, daemon::AfterSignal::kInterrupt);
-  daemon::IgnoreSignals({SIGPIPE, SIGHUP, SIGUSR1});
+// Writes that mask to `waiting`.
+Status InstallHandlers(sigset_t* waiting) {
+  NETGRAPH_RETURN_IF_ERROR(
+      daemon::HandleSignals({SIGTERM, SIGINT, SIGQUIT}, OnStop, daemon::AfterSignal::kInterrupt));
+  NETGRAPH_RETURN_IF_ERROR(daemon::IgnoreSignals({SIGPIPE, SIGHUP, SIGUSR1}));
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   for (int signal : {SIGTERM, SIGINT, SIGQUIT}) sigaddset(&stop_signals, signal);
-  sigset_t waiting;
-  ::sigprocmask(SIG_BLOCK, &stop_signals, &waiting);
-  for (int signal : {SIGTERM, SIGINT, SIGQUIT}) sigdelset(&waiting, signal);
-  return waiting;
+  ::sigprocmask(SIG_BLOCK, &stop_signals, waiting);
+  for (int signal : {SIGTERM, SIGINT, SIGQUIT}) sigdelset(waiting, signal);
+  return Status::Ok();
 }
 
 // While one of its connections is new or in the middle of a request, a worker leaves new
@@ -121,7 +122,11 @@ int CeilMilliseconds(Clock::duration duration) {
 // for its peer for the I/O timeout at most, while the worker counts as busy), and every connection
 // has a deadline (Connection::Deadline).
 int RunWorker(const WorkerOptions& options, api::Service& service) {
-  const sigset_t waiting_mask = InstallHandlers();
+  sigset_t waiting_mask;
+  if (Status signals = InstallHandlers(&waiting_mask); !signals.ok()) {
+    log::Error("worker: " + signals.message());
+    return 1;
+  }
   if (options.scoreboard != nullptr) options.scoreboard->Attach(SlotState::kIdle);
   // Shared by all workers, which all wait with epoll: a worker that loses the race for a new
   // connection must not block in accept.
