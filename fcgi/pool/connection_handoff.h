@@ -2,8 +2,8 @@
 // the pool open (upstream keepalive), and a connection belongs to the process holding it: a request
 // nginx sends on an idle connection held by a worker that is busy with another request would wait
 // for that request, with other workers idle. A worker therefore hands the idle connections it holds
-// to this queue when it will not read them soon (fcgi/pool/worker.cc says when), and any worker
-// that is waiting for work takes them (docs/architecture.md, "Connections from nginx").
+// to this queue when it will not read them soon (fcgi/pool/hand_off_watcher.h says when), and any
+// worker that is waiting for work takes them (docs/architecture.md, "Connections from nginx").
 //
 // - The queue is a SOCK_SEQPACKET socket pair made by the master before it forks; each message
 //   carries connections as SCM_RIGHTS. A connection in the queue stays open (the message holds it)
@@ -17,10 +17,7 @@
 #ifndef NETGRAPH_FCGI_POOL_CONNECTION_HANDOFF_H_
 #define NETGRAPH_FCGI_POOL_CONNECTION_HANDOFF_H_
 
-#include <sys/types.h>
-
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -72,87 +69,6 @@ class ConnectionHandoff {
   int put_fd_;
   int take_fd_;
   std::atomic<int>* waiting_;
-};
-
-// Hands a worker's idle connections to `handoff` once a request has kept the worker busy for a
-// whole tick and another worker waits for work, so a slow request (a claim waiting on a lock) holds
-// up no request but its own for more than a tick or two. Fast requests pass nothing, and while
-// every worker is busy nothing moves (the connections would only go round).
-//
-// The one who looks is a watcher process the worker clones sharing its descriptor table
-// (CLONE_FILES), so it can pass the worker's connections by their numbers, and nothing else: a
-// thread would make the whole worker pay for thread safety (atomic reference counts, locked
-// allocations), and a timer signal would interrupt the worker's system calls. They talk through a
-// page of shared memory. The watcher ticks while the worker serves and sleeps on a futex once the
-// worker has been idle for two ticks; only the first request after that wakes it, so a busy worker
-// makes no system call per request for this. The watcher dies with the worker (PR_SET_PDEATHSIG),
-// and the worker is sent `death_signal` when the watcher dies (a worker asks for SIGTERM: it stops
-// gracefully and its master replaces it, watcher and all).
-//
-// The page holds one state word, and each side moves it only along its own edges:
-//   worker:  idle -> serving (Begin);  serving -> idle and handed -> idle (End)
-//   watcher: serving -> handing -> serving or handed (one look, one hand-off at most)
-// Leaving "serving" is a compare-and-swap on both sides, so a move of one is never overwritten by
-// the other's: a worker preempted anywhere in End either ends the request before the watcher looks
-// (nothing goes) or sees the hand-off it lost the race to (then the connections went).
-//
-// Contract: Begin and End are called by the worker in pairs around a request, and between them the
-// worker does not touch the connections it passed to Begin; End tells whether they went (then the
-// worker closes its descriptors of them) and waits out a hand-off in progress, for kMaxWait at
-// most: a watcher that dies or hangs in the middle of a hand-off is ended, and the connections it
-// was handing count as gone (maybe queued, maybe lost: whichever, the worker closes its descriptors
-// and no connection is ever served by two workers). Nothing is handed off after that; the watcher's
-// death sends `death_signal`, so the worker is replaced.
-class BusyHandOff {
- public:
-  // How long End waits for a look of the watcher's to finish: one look is a few loads and at most
-  // one sendmsg(2), microseconds; a watcher that has not finished after this is hung (or stopped)
-  // and is ended.
-  static constexpr std::chrono::milliseconds kMaxWait{1000};
-
-  // Points where a test stops time or ends the watcher
-  // (tests/unit/fcgi/connection_handoff_test.cc): a preemption or a death there is what the
-  // protocol above must survive. Null in production, where each is a branch on the rare path only.
-  struct Seams {
-    void (*worker_settling)() = nullptr;  // End: between reading the state and changing it
-    void (*watcher_handing)() = nullptr;  // the watcher, in its process: in the middle of a look
-  };
-
-  // Starts the watcher; without one (it could not be started: logged), nothing is handed off.
-  BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick, int death_signal);
-  BusyHandOff(const ConnectionHandoff& handoff, std::chrono::microseconds tick, int death_signal,
-              Seams seams);
-  ~BusyHandOff();  // ends the watcher (which sends `death_signal`)
-  BusyHandOff(const BusyHandOff&) = delete;
-  BusyHandOff& operator=(const BusyHandOff&) = delete;
-
-  // A request begins; `fds` (at most ConnectionHandoff::kMaxPerMessage are kept) are the worker's
-  // other idle connections.
-  void Begin(const int* fds, std::size_t count);
-  // The request has ended. True when the connections passed to Begin are gone from this worker
-  // (handed off, or lost with a watcher that died or hung while handing them off).
-  bool End();
-
-  pid_t watcher() const { return watcher_; }  // -1 when it could not be started, or was ended
-
-  struct Shared;  // the page the worker and its watcher share (connection_handoff.cc)
-
- private:
-  // End's rare path: the watcher has moved the state to `state` (handing or handed).
-  bool Settle(int state);
-  // Waits until the watcher has finished the look in progress; false when it died first or
-  // kMaxWait passed.
-  bool AwaitHandOff();
-  // Whether the watcher has exited (it is then reaped).
-  bool WatcherExited();
-  // Ends a watcher that died or hung in a hand-off; nothing is handed off after this.
-  void GiveUpWatcher();
-
-  Shared* shared_ = nullptr;
-  pid_t watcher_ = -1;
-  bool watcher_reaped_ = false;
-  std::chrono::microseconds tick_;
-  Seams seams_;
 };
 
 }  // namespace netgraph::fcgi

@@ -17,11 +17,13 @@ namespace netgraph::fcgi {
 HeldConnections::HeldConnections(fastcgi::Limits limits, const ConnectionHandoff* handoff)
     : limits_(limits), handoff_(handoff), epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {
   if (handoff != nullptr) {
-    busy_ = std::make_unique<BusyHandOff>(*handoff, kHandOffTick, SIGTERM);
+    watcher_ = std::make_unique<HandOffWatcher>(*handoff, kHandOffTick, SIGTERM);
   }
 }
 
 HeldConnections::~HeldConnections() {
+  // First: a watcher that outlived the connections would see them go, offered or not.
+  watcher_.reset();
   for (Connection& connection : list_) ::close(connection.fd);
   ::close(epoll_fd_);
 }
@@ -34,12 +36,15 @@ void HeldConnections::Add(int fd, bool accepted, Clock::time_point now) {
   if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &event) != 0) {
     log::Error(std::string("worker cannot wait on a connection: ") + std::strerror(errno));
     Close(std::prev(list_.end()));
+    return;
   }
+  if (watcher_ && added.idle()) watcher_->Offer(fd);
 }
 
 // Its registration goes explicitly: a connection handed off lives on elsewhere, and epoll keeps
 // watching a file description until its last descriptor closes.
 HeldConnections::Iterator HeldConnections::Close(Iterator at) {
+  if (watcher_) watcher_->Withdraw(at->fd);
   ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, at->fd, nullptr);
   ::close(at->fd);
   return list_.erase(at);
@@ -55,6 +60,13 @@ void HeldConnections::Close(const Connection& connection) {
 }
 
 void HeldConnections::Update(Connection& connection) {
+  if (watcher_) {
+    if (connection.idle()) {
+      watcher_->Offer(connection.fd);
+    } else {
+      watcher_->Withdraw(connection.fd);
+    }
+  }
   const bool awaits_output = !connection.output.empty();
   if (awaits_output == connection.awaits_output) return;
   epoll_event event = {};
@@ -76,23 +88,39 @@ void HeldConnections::Watch(int fd, const void* tag, bool wanted, bool* watched)
     *watched = wanted;
 }
 
+void HeldConnections::BeforeReading(Connection& connection) {
+  if (watcher_) watcher_->Withdraw(connection.fd);
+}
+
 void HeldConnections::HandOffIdle() {
   if (handoff_ == nullptr) return;
   for (;;) {
-    CollectIdle(nullptr);
-    if (idle_.empty() || !handoff_->Put(idle_.data(), idle_.size())) return;
-    ForgetHandedOff();
+    idle_.clear();
+    for (const Connection& connection : list_) {
+      if (idle_.size() == ConnectionHandoff::kMaxPerMessage) break;
+      if (connection.idle()) idle_.push_back(connection.fd);
+    }
+    if (idle_.empty()) return;
+    // Withdrawn first: should this worker die now, its watcher must not queue them a second time.
+    if (watcher_) {
+      for (int fd : idle_) watcher_->Withdraw(fd);
+    }
+    if (!handoff_->Put(idle_.data(), idle_.size())) {
+      if (watcher_) {
+        for (int fd : idle_) watcher_->Offer(fd);
+      }
+      return;
+    }
+    ForgetHandedOff(idle_);
   }
 }
 
-void HeldConnections::BeforeServing(const Connection& serving) {
-  if (!busy_) return;
-  CollectIdle(&serving);
-  busy_->Begin(idle_.data(), idle_.size());
+void HeldConnections::BeforeServing() {
+  if (watcher_) watcher_->Begin();
 }
 
 void HeldConnections::AfterServing() {
-  if (busy_ && busy_->End()) ForgetHandedOff();
+  if (watcher_ && watcher_->End()) ForgetHandedOff(watcher_->HandedOff());
 }
 
 bool HeldConnections::RoomToTake() const {
@@ -105,17 +133,9 @@ void HeldConnections::TakeHandedOff(Clock::time_point now) {
   for (int fd : taken_) Add(fd, false, now);
 }
 
-void HeldConnections::CollectIdle(const Connection* except) {
-  idle_.clear();
-  for (const Connection& connection : list_) {
-    if (idle_.size() == ConnectionHandoff::kMaxPerMessage) break;
-    if (&connection != except && connection.idle()) idle_.push_back(connection.fd);
-  }
-}
-
-void HeldConnections::ForgetHandedOff() {
+void HeldConnections::ForgetHandedOff(std::span<const int> fds) {
   for (auto at = list_.begin(); at != list_.end();) {
-    at = std::find(idle_.begin(), idle_.end(), at->fd) != idle_.end() ? Close(at) : std::next(at);
+    at = std::find(fds.begin(), fds.end(), at->fd) != fds.end() ? Close(at) : std::next(at);
   }
 }
 

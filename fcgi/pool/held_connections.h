@@ -1,12 +1,15 @@
 // The FastCGI connections a pool worker holds (fcgi/fastcgi/connection.h), the epoll set it waits
 // on, and the hand-offs of the idle ones to the other workers (fcgi/pool/connection_handoff.h).
 //
-// A worker hands the idle connections it holds to the others: once a request has run a whole tick
-// and another worker waits for work (BusyHandOff), and when it stops, instead of closing
-// connections nginx may be sending on. A slow request holds up the others for at most two ticks;
-// the watcher wakes 500 times a second while its worker is busy. The epoll set holds every
-// connection (its events carry the Connection) and, while the worker wants them, the listening
-// socket and the hand-off queue (their events carry a tag of the caller's).
+// A worker's idle connections go to the others: through its watcher (fcgi/pool/hand_off_watcher.h)
+// once a request has run a whole tick and another worker waits for work, and when the worker dies;
+// from the worker itself when it stops, instead of closing connections nginx may be sending on. A
+// slow request holds up the others for at most two ticks; the watcher wakes 500 times a second
+// while its worker is busy. Every idle connection is offered to the watcher, and withdrawn before
+// the worker reads, closes or hands it off: Add, Update, BeforeReading and Close keep that true.
+// The epoll set holds every connection (its events carry the Connection) and, while the worker
+// wants them, the listening socket and the hand-off queue (their events carry a tag of the
+// caller's).
 #ifndef NETGRAPH_FCGI_POOL_HELD_CONNECTIONS_H_
 #define NETGRAPH_FCGI_POOL_HELD_CONNECTIONS_H_
 
@@ -14,11 +17,13 @@
 #include <cstddef>
 #include <list>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "fcgi/fastcgi/connection.h"
 #include "fcgi/fastcgi/record.h"
 #include "fcgi/pool/connection_handoff.h"
+#include "fcgi/pool/hand_off_watcher.h"
 
 namespace netgraph::fcgi {
 
@@ -37,7 +42,7 @@ class HeldConnections {
 
   // `handoff` null: nothing is handed off; idle connections are closed when the worker stops.
   HeldConnections(fastcgi::Limits limits, const ConnectionHandoff* handoff);
-  ~HeldConnections();  // closes every connection still held
+  ~HeldConnections();  // ends the watcher, then closes every connection still held
   HeldConnections(const HeldConnections&) = delete;
   HeldConnections& operator=(const HeldConnections&) = delete;
 
@@ -48,9 +53,12 @@ class HeldConnections {
   Iterator Close(Iterator at);
   void Close(const Connection& connection);
 
-  // A connection that owes its peer output waits until it can write, and is not read meanwhile
-  // (its peer is behind already); the others wait for input.
+  // After a change of `connection`: one that owes its peer output waits until it can write, and
+  // is not read meanwhile (its peer is behind already); the others wait for input. An idle one is
+  // offered to the watcher.
   void Update(Connection& connection);
+  // Before the worker reads `connection`: it is no longer offered.
+  void BeforeReading(Connection& connection);
 
   // Whether to wait on `fd` (the listening socket or the hand-off queue, which all workers share:
   // EPOLLEXCLUSIVE wakes one waiting worker per event instead of all); its events carry `tag`.
@@ -59,9 +67,9 @@ class HeldConnections {
 
   // Hands off every idle connection (a stopping worker's); those the queue does not take stay.
   void HandOffIdle();
-  // Before serving the request of `serving`: the others, for the watcher to hand off.
-  void BeforeServing(const Connection& serving);
-  // After serving it: forgets what was handed off meanwhile.
+  // Around a request: the watcher may hand off the offered connections meanwhile, which are then
+  // forgotten.
+  void BeforeServing();
   void AfterServing();
 
   // Whether a message of the hand-off queue would fit: taken connections count against the limit.
@@ -70,17 +78,15 @@ class HeldConnections {
   void TakeHandedOff(Clock::time_point now);
 
  private:
-  // idle_ becomes the idle connections but `except`, as many as one hand-off carries.
-  void CollectIdle(const Connection* except);
-  // The queue holds the connections in idle_ now: this worker's descriptors of them go.
-  void ForgetHandedOff();
+  // The queue holds the connections `fds` now: this worker's descriptors of them go.
+  void ForgetHandedOff(std::span<const int> fds);
 
   fastcgi::Limits limits_;
   const ConnectionHandoff* handoff_;
   std::list<Connection> list_;
   std::vector<int> taken_;
-  std::vector<int> idle_;  // what CollectIdle found: the connections a hand-off carries
-  std::unique_ptr<BusyHandOff> busy_;
+  std::vector<int> idle_;  // the connections the worker hands off itself, a message's worth
+  std::unique_ptr<HandOffWatcher> watcher_;
   int epoll_fd_;  // the connections (data.ptr) and, while wanted, the listening socket and queue
 };
 

@@ -168,7 +168,7 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
       }
       const fastcgi::Request& request = at->assembler.request();
       const bool keep = request.keep_connection;
-      connections.BeforeServing(*at);
+      connections.BeforeServing();
       const bool written = Serve(request, {at->fd, at->output, request.id, options.io_timeout},
                                  service, router, options);
       connections.AfterServing();
@@ -265,6 +265,7 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
         continue;
       }
       if (request_ready && connection.idle()) continue;
+      connections.BeforeReading(connection);
       if (!fastcgi::Receive(connection, woke)) {
         connections.Close(connection);
         continue;
