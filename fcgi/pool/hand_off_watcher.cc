@@ -90,6 +90,7 @@ struct WatcherArguments {
 // The watcher's own copy of this process's memory (no CLONE_VM): what its signal handler reads.
 const ConnectionHandoff* g_handoff = nullptr;
 Shared* g_shared = nullptr;
+pid_t g_worker = 0;
 volatile std::sig_atomic_t g_worker_died = 0;
 // Set while the watcher sleeps: the handler may then act at once. Clear while it looks, so that a
 // death that comes in the middle of a look waits for the look's end (no connection goes twice).
@@ -116,6 +117,9 @@ volatile std::sig_atomic_t g_at_rest = 0;
 }
 
 void OnWorkerDied(int) {
+  // The kernel sends the signal once the watcher has a new parent; the same signal from anyone
+  // else, while the worker lives, must not give its connections to a second worker.
+  if (::getppid() == g_worker) return;
   g_worker_died = 1;
   if (g_at_rest != 0) HandOverAndExit();
 }
@@ -150,6 +154,7 @@ int Watch(void* raw) {
   const WatcherArguments arguments = *static_cast<WatcherArguments*>(raw);
   g_handoff = arguments.handoff;
   g_shared = arguments.shared;
+  g_worker = arguments.worker;
   // Without its handler the watcher cannot hand anything over at the worker's death: it then dies
   // with the worker. (sigaction(2) itself, not daemon/signals.h, which may allocate: this is the
   // copy of a process that may have had other threads.)

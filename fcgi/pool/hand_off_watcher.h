@@ -9,7 +9,8 @@
 // - when it dies (killed, crashed): all of them, so a dead worker costs only the request it was
 //   serving. nginx retries no POST that fails on a kept connection closed under it; with the
 //   descriptor table shared, the worker's connections are still open when the watcher learns of
-//   its death (PR_SET_PDEATHSIG), and the watcher exits once it has queued them.
+//   its death (PR_SET_PDEATHSIG: SIGUSR2 once it has a new parent; the same signal from anyone
+//   else while the worker lives is ignored), and the watcher exits once it has queued them.
 //
 // A process, and nothing else: it can pass the worker's connections by their numbers and outlive
 // the worker, where a thread would make the whole worker pay for thread safety (atomic reference
@@ -78,8 +79,8 @@ class HandOffWatcher {
   // Starts the watcher; without one (it could not be started: logged), nothing is handed off.
   HandOffWatcher(const ConnectionHandoff& handoff, std::chrono::microseconds tick,
                  int death_signal);
-  HandOffWatcher(const ConnectionHandoff& handoff, std::chrono::microseconds tick,
-                 int death_signal, Seams seams);
+  HandOffWatcher(const ConnectionHandoff& handoff, std::chrono::microseconds tick, int death_signal,
+                 Seams seams);
   ~HandOffWatcher();  // ends the watcher (which sends `death_signal`) without handing anything off
   HandOffWatcher(const HandOffWatcher&) = delete;
   HandOffWatcher& operator=(const HandOffWatcher&) = delete;

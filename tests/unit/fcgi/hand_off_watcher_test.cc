@@ -154,7 +154,8 @@ void WorkerStallsUntilAHandOff() {
   Readable(g_queue_fd, 2000);
 }
 
-TEST(HandOffWatcherTest, AWorkerPreemptedWhileItEndsARequestNeverKeepsConnectionsTheWatcherHandedOff) {
+TEST(HandOffWatcherTest,
+     AWorkerPreemptedWhileItEndsARequestNeverKeepsConnectionsTheWatcherHandedOff) {
   auto handoff = MakeHandoff();
   g_queue_fd = handoff->take_fd();
   g_settling_calls = 0;
@@ -301,7 +302,8 @@ void KillAWorkerHoldingConnections(bool serving) {
   ::kill(worker, SIGKILL);
   ASSERT_EQ(::waitpid(worker, nullptr, 0), worker);
 
-  ASSERT_TRUE(Readable(handoff->take_fd(), 5000)) << "nothing of the dead worker's reached the queue";
+  ASSERT_TRUE(Readable(handoff->take_fd(), 5000))
+      << "nothing of the dead worker's reached the queue";
   char byte;
   // The watcher has exited: the connections it did not queue are closed.
   ASSERT_TRUE(Readable(served.peers(), 5000));
@@ -317,6 +319,33 @@ void KillAWorkerHoldingConnections(bool serving) {
   for (int fd : taken) ::close(fd);
   ::close(ready[0]);
   ::close(ready[1]);
+}
+
+// Whether process `pid` has a handler for `signal` (SigCgt in /proc/<pid>/status).
+bool Catches(pid_t pid, int signal) {
+  std::FILE* file = std::fopen(("/proc/" + std::to_string(pid) + "/status").c_str(), "r");
+  if (file == nullptr) return false;
+  char line[256];
+  unsigned long long caught = 0;
+  while (std::fgets(line, sizeof(line), file) != nullptr) {
+    if (std::sscanf(line, "SigCgt: %llx", &caught) == 1) break;
+  }
+  std::fclose(file);
+  return (caught >> (signal - 1) & 1) != 0;
+}
+
+TEST(HandOffWatcherTest, TheSignalOfAWorkersDeathFromAnyoneElseHandsNothingOff) {
+  auto handoff = MakeHandoff();
+  HandOffWatcher busy(*handoff, std::chrono::microseconds(1000), SIGCHLD);
+  Pair connection;
+  busy.Offer(connection.ours());
+  ASSERT_GT(busy.watcher(), 0);
+  for (int waited = 0; waited < 5000 && !Catches(busy.watcher(), SIGUSR2); ++waited) Sleep(1);
+  ::kill(busy.watcher(), SIGUSR2);  // what the kernel sends the watcher when its worker dies
+  Sleep(50);
+  EXPECT_TRUE(TakeAll(*handoff).empty()) << "a live worker's connection was handed off";
+  EXPECT_NE(ProcessState(busy.watcher()), 'Z') << "the watcher exited";
+  EXPECT_TRUE(busy.Offered(connection.ours()));
 }
 
 TEST(HandOffWatcherTest, AWorkerKilledWhileServingCostsOnlyTheConnectionItServes) {
