@@ -2,10 +2,10 @@
 // shared memory (fcgi/pool/shared_memory.h), taken by the pool's master before it forks, so every
 // worker and the outbox relay process read and advance the same counter. A worker advances it
 // after committing a change, before its response is written; the relay advances it when PostgreSQL
-// announces a change committed by anyone else (fcgi/pool/outbox_relay_process.h). Lock-free atomics
-// on shared memory need no lock that a killed process could leave held.
-#ifndef NETGRAPH_FCGI_POOL_DATA_GENERATION_H_
-#define NETGRAPH_FCGI_POOL_DATA_GENERATION_H_
+// announces a change committed by anyone else (fcgi/outbox_relay_process.h). Lock-free atomics on
+// shared memory need no lock that a killed process could leave held.
+#ifndef NETGRAPH_FCGI_DATA_GENERATION_H_
+#define NETGRAPH_FCGI_DATA_GENERATION_H_
 
 #include <atomic>
 #include <cstddef>
@@ -39,4 +39,4 @@ class SharedDataGeneration : public api::DataGeneration {
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_POOL_DATA_GENERATION_H_
+#endif  // NETGRAPH_FCGI_DATA_GENERATION_H_

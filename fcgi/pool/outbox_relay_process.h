@@ -8,11 +8,11 @@
 // once per retry. Now and then it runs the relay's housekeeping. Every change it hears of
 // (an outbox append, or a change of the investment figures, from any process on any host) and every
 // reconnection, after which it may have missed some, advances the pool's data generation
-// (api::Service::NoteDataChanged, fcgi/pool/data_generation.h) at once, during back-off too.
-// SIGTERM, SIGINT and SIGQUIT stop it after the pass in hand (they also cut a wait short); SIGHUP
-// and SIGPIPE are ignored.
-#ifndef NETGRAPH_FCGI_POOL_OUTBOX_RELAY_PROCESS_H_
-#define NETGRAPH_FCGI_POOL_OUTBOX_RELAY_PROCESS_H_
+// (api::Service::NoteDataChanged, fcgi/data_generation.h) at once, during back-off too. SIGTERM,
+// SIGINT and SIGQUIT stop it after the pass in hand (they also cut a wait short); SIGHUP and
+// SIGPIPE are ignored.
+#ifndef NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
+#define NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
 
 #include "core/api/service.h"
 #include "fcgi/pool/scoreboard.h"
@@ -26,4 +26,4 @@ int RunOutboxRelayProcess(api::Service& service, Scoreboard* scoreboard);
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_POOL_OUTBOX_RELAY_PROCESS_H_
+#endif  // NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
