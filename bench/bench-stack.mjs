@@ -26,7 +26,7 @@ export function useStack({ name = 'bench', portOffset = 0 } = {}) {
   const base = Number(process.env.NETGRAPH_BENCH_PORT_BASE ?? 19100) + portOffset;
   Object.assign(ports, {
     stackHttp: base, pg: base + 1, redis: base + 2,
-    netgraph: base + 3, node: base + 4, static: base + 5, nodeUpstream: base + 6,
+    netgraph: base + 3, node: base + 4, static: base + 5, nodeUpstream: base + 6, netgraphClose: base + 7,
   });
   stackRun = path.join(repo, `.run-${name}`);
   benchRun = path.join(stackRun, 'bench');
@@ -242,6 +242,11 @@ export async function startReferenceServer(env, processes) {
 export async function startNginx(workers) {
   mkdirSync(path.join(benchRun, 'tmp'), { recursive: true });
   mkdirSync(path.join(benchRun, 'static'), { recursive: true });
+  // netgraph's locations again with fastcgi_keep_conn off, for the netgraph-close server.
+  const locations = readFileSync(path.join(repo, 'nginx/netgraph-locations.conf'), 'utf8');
+  if (!/^fastcgi_keep_conn on;$/m.test(locations)) throw new Error('bench: netgraph-locations.conf no longer says fastcgi_keep_conn on');
+  writeFileSync(path.join(benchRun, 'netgraph-locations-close.conf'),
+    locations.replace(/^fastcgi_keep_conn on;$/m, 'fastcgi_keep_conn off;'));
   const conf = readFileSync(path.join(repo, 'bench/nginx.conf.template'), 'utf8')
     .replaceAll('@WORKERS@', String(workers))
     .replaceAll('@RUN_DIR@', benchRun)
@@ -249,6 +254,7 @@ export async function startNginx(workers) {
     .replaceAll('@REPO@', repo)
     .replaceAll('@USER_LINE@', process.getuid() === 0 ? 'user root;' : '')
     .replaceAll('@NETGRAPH_PORT@', String(ports.netgraph))
+    .replaceAll('@NETGRAPH_CLOSE_PORT@', String(ports.netgraphClose))
     .replaceAll('@NODE_PORT@', String(ports.node))
     .replaceAll('@STATIC_PORT@', String(ports.static))
     .replaceAll('@NODE_UPSTREAM_PORT@', String(ports.nodeUpstream));

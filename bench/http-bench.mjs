@@ -5,12 +5,13 @@
 //
 //   node bench/http-bench.mjs [--seconds 8] [--rounds 3] [--connections 32] [--nodes 1000]
 //                             [--vouchers 10000]
-//                             [--large 100000] [--scoreboard-cost] [--json] [--check | --check-gross]
-//                             [--keep-stack]
+//                             [--large 100000] [--scoreboard-cost] [--keep-conn-off] [--json]
+//                             [--check | --check-gross] [--keep-stack]
 //
 // What it does:
 //   1. brings up a private stack (scripts/stack, run directory .run-bench, ports from
-//      NETGRAPH_BENCH_PORT_BASE, default 19100: stack +0..+2, bench nginx +3..+5, Node peer +6);
+//      NETGRAPH_BENCH_PORT_BASE, default 19100: stack +0..+2, bench nginx +3..+5 and +7, Node
+//      peer +6);
 //   2. imports a graph of --nodes nodes and twice as many links (netgraphctl graph import), and
 //      --vouchers claimed vouchers of --vouchers/5 investors (what investmentData sums);
 //   3. starts the Node reference server (bench/reference-server: mercurius + graphql-jit, one process
@@ -26,7 +27,11 @@
 //   6. what the pool's scoreboard costs on `{ __typename }`: its calls per request timed by
 //      bench/scoreboard_bench.cc, as a share of the CPU such a request costs (scoreboardShare); with
 //      --scoreboard-cost also directly, the pool restarted with NETGRAPH_SCOREBOARD=off and on in
-//      turn, in at least five interleaved pairs (see measureScoreboardCost).
+//      turn, in at least five interleaved pairs (see measureScoreboardCost);
+//   7. with --keep-conn-off, what keeping nginx's connections to the pool buys: `{ __typename }` and
+//      networkGraph also through a server whose locations say `fastcgi_keep_conn off` (a connection
+//      per request: no hand-off, no watcher at work), in the same rounds, interleaved with the
+//      kept-alive ones (peer netgraph-close; docs/architecture.md quotes the figures).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -48,6 +53,7 @@ const { values: opts } = parseArgs({
     vouchers: { type: 'string', default: '10000' },
     large: { type: 'string' },
     'scoreboard-cost': { type: 'boolean', default: false },
+    'keep-conn-off': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
     'check-gross': { type: 'boolean', default: false },
@@ -151,9 +157,18 @@ const documents = {
   },
 };
 
+// With --keep-conn-off, the documents measured on netgraph-close as well.
+if (opts['keep-conn-off']) {
+  for (const name of ['networkGraph', 'typename']) documents[name].peers.push('netgraph-close');
+}
+
+// netgraph-close is netgraph's pool behind locations with fastcgi_keep_conn off.
+const poolPeers = ['netgraph', 'netgraph-close'];
+
 function urlOf(peer, name) {
   if (peer === 'static') return `http://127.0.0.1:${ports.static}/${name}.json`;
-  return `http://127.0.0.1:${peer === 'netgraph' ? ports.netgraph : ports.node}/graphql`;
+  const port = { netgraph: ports.netgraph, 'netgraph-close': ports.netgraphClose, node: ports.node }[peer];
+  return `http://127.0.0.1:${port}/graphql`;
 }
 
 async function fetchAnswer(peer, name, token) {
@@ -203,7 +218,7 @@ function runWrk(url, script, clients, duration) {
 function groupPids(groups, peer) {
   return {
     nginx: processTree(groups.nginx),
-    server: peer === 'static' ? [] : processTree(peer === 'netgraph' ? groups.pool : groups.node),
+    server: peer === 'static' ? [] : processTree(poolPeers.includes(peer) ? groups.pool : groups.node),
     postgres: peer === 'static' ? [] : processTree(groups.postgres),
   };
 }
@@ -317,6 +332,7 @@ async function main() {
   // netgraph's own answers, byte for byte.
   for (const name of Object.keys(documents)) {
     const ours = await fetchAnswer('netgraph', name, token);
+    if (documents[name].peers.includes('netgraph-close')) await fetchAnswer('netgraph-close', name, token);
     writeFileSync(path.join(benchRun, 'static', `${name}.json`), ours.text);
     if (documents[name].peers.includes('node')) {
       const theirs = await fetchAnswer('node', name, token);
@@ -394,7 +410,18 @@ async function main() {
   }
 
   const verdicts = judge(targets, figures);
-  const report = { machine: machine(), settings: { seconds, rounds, connections, nodes: nodeCount, vouchers: voucherCount, large: largeCount, workers }, results, figures, verdicts, scoreboard_cost: scoreboardCost };
+  // What keeping nginx's connections to the pool buys: the same documents with a connection per
+  // request, in the same rounds.
+  const keepConn = opts['keep-conn-off'] ? Object.fromEntries(['typename', 'networkGraph'].map((name) => {
+    const kept = results[`${name}/netgraph`];
+    const closed = results[`${name}/netgraph-close`];
+    const cpu = (r) => r.cpu_us.nginx + r.cpu_us.server;
+    return [name, {
+      kept_rps: kept.rps, closed_rps: closed.rps, rps_ratio: kept.rps / closed.rps,
+      kept_cpu_us: cpu(kept), closed_cpu_us: cpu(closed), cpu_saved_us: cpu(closed) - cpu(kept),
+    }];
+  })) : null;
+  const report = { machine: machine(), settings: { seconds, rounds, connections, nodes: nodeCount, vouchers: voucherCount, large: largeCount, workers }, results, figures, verdicts, scoreboard_cost: scoreboardCost, keep_conn: keepConn };
   if (opts.json) {
     console.log(JSON.stringify(report, null, 2));
   } else {
@@ -403,7 +430,7 @@ async function main() {
   return failedChecks(verdicts, opts) ? 1 : 0;
 }
 
-function printReport({ machine, settings, results, verdicts, scoreboard_cost: scoreboardCost }) {
+function printReport({ machine, settings, results, verdicts, scoreboard_cost: scoreboardCost, keep_conn: keepConn }) {
   printMachine(machine);
   console.log(`wrk -t1 -c${settings.connections}, ${settings.seconds} s, median of ${settings.rounds} interleaved rounds; ` +
     `graph ${settings.nodes} nodes / ${2 * settings.nodes} links; ${settings.vouchers} claimed vouchers; ${settings.workers} pool workers, ${settings.workers} Node processes\n`);
@@ -414,6 +441,15 @@ function printReport({ machine, settings, results, verdicts, scoreboard_cost: sc
       `${fmt(r.cpu_us.nginx)} | ${fmt(r.cpu_us.server)} | ${fmt(r.cpu_us.postgres)} |`);
   }
   printVerdicts(verdicts);
+  if (keepConn) {
+    console.log('\n| keep-alive with the hand-off vs fastcgi_keep_conn off | req/s kept | req/s closed | ratio | ' +
+      'nginx + pool CPU µs/req kept | closed | saved |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const [name, k] of Object.entries(keepConn)) {
+      console.log(`| ${name} | ${fmt(k.kept_rps)} | ${fmt(k.closed_rps)} | ${fmt(k.rps_ratio, 2)} | ` +
+        `${fmt(k.kept_cpu_us)} | ${fmt(k.closed_cpu_us)} | ${fmt(k.cpu_saved_us)} |`);
+    }
+  }
   const { share } = scoreboardCost;
   console.log(`\nscoreboard: ${fmt(share.scoreboard_ns, 1)} ns per request (bench/scoreboard_bench.cc) of ` +
     `${fmt(share.typename_cpu_us)} µs of nginx and pool CPU per { __typename } request: ${fmt(share.percent, 3)} %`);

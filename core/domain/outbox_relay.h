@@ -23,7 +23,7 @@
 // Relays on several hosts are safe: each batch runs in a transaction holding an advisory lock, so
 // one relay publishes at a time and the order holds. This is one relay's work, pass by pass; the
 // process that runs it (waking at commit, polling as a fallback, back-off when PostgreSQL or Redis
-// fails, housekeeping now and then, stopping on a signal) is fcgi/outbox_relay_process.h.
+// fails, housekeeping now and then, stopping on a signal) is fcgi/pool/outbox_relay_process.h.
 #ifndef NETGRAPH_CORE_DOMAIN_OUTBOX_RELAY_H_
 #define NETGRAPH_CORE_DOMAIN_OUTBOX_RELAY_H_
 
