@@ -8,7 +8,7 @@
 //
 // What it does:
 //   1. brings up a private stack on a new database (run directory .run-write-bench, ports
-//      NETGRAPH_BENCH_PORT_BASE + 10..16), the bench nginx and the Node reference server as
+//      NETGRAPH_BENCH_PORT_BASE + 10..17), the bench nginx and the Node reference server as
 //      bench/http-bench.mjs does (bench/bench-stack.mjs);
 //   2. makes --investors investors, each with its own bearer token (netgraphctl token mint) and
 //      --wallets wallets (random Solana addresses, a twisted-ElGamal key each), and claims one

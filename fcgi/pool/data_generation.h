@@ -4,10 +4,10 @@
 // after committing a change, before its response is written; the relay advances it when PostgreSQL
 // announces a change committed by anyone else, and when it may have missed announcements: once it
 // is up after a (re)start, after a reconnection, after a rewound database
-// (fcgi/outbox_relay_process.h). Lock-free atomics on shared memory need no lock that a killed
+// (fcgi/pool/outbox_relay_process.h). Lock-free atomics on shared memory need no lock that a killed
 // process could leave held.
-#ifndef NETGRAPH_FCGI_DATA_GENERATION_H_
-#define NETGRAPH_FCGI_DATA_GENERATION_H_
+#ifndef NETGRAPH_FCGI_POOL_DATA_GENERATION_H_
+#define NETGRAPH_FCGI_POOL_DATA_GENERATION_H_
 
 #include <atomic>
 #include <cstddef>
@@ -41,4 +41,4 @@ class SharedDataGeneration : public api::DataGeneration {
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_DATA_GENERATION_H_
+#endif  // NETGRAPH_FCGI_POOL_DATA_GENERATION_H_

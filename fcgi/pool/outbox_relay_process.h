@@ -10,11 +10,11 @@
 // first pass to reach PostgreSQL (changes committed while no relay listened went unheard), every
 // reconnection, after which it may have missed some, and a new epoch started for a rewound
 // database advance the pool's data generation (api::Service::NoteDataChanged,
-// fcgi/data_generation.h) at once, during back-off too. SIGTERM,
+// fcgi/pool/data_generation.h) at once, during back-off too. SIGTERM,
 // SIGINT and SIGQUIT stop it after the pass in hand (they also cut a wait short); SIGHUP and
 // SIGPIPE are ignored.
-#ifndef NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
-#define NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
+#ifndef NETGRAPH_FCGI_POOL_OUTBOX_RELAY_PROCESS_H_
+#define NETGRAPH_FCGI_POOL_OUTBOX_RELAY_PROCESS_H_
 
 #include "core/api/service.h"
 #include "fcgi/pool/scoreboard.h"
@@ -28,4 +28,4 @@ int RunOutboxRelayProcess(api::Service& service, Scoreboard* scoreboard);
 
 }  // namespace netgraph::fcgi
 
-#endif  // NETGRAPH_FCGI_OUTBOX_RELAY_PROCESS_H_
+#endif  // NETGRAPH_FCGI_POOL_OUTBOX_RELAY_PROCESS_H_
