@@ -7,6 +7,7 @@
 // that as its "deploy" step. upgrade.test.mjs covers upgrades and a boot with PostgreSQL down.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import os from 'node:os';
@@ -18,6 +19,7 @@ import { aptInstallLine, configure, envFile, journal, pause, runDocsBlock, shipp
 const deb = process.env.NETGRAPH_DEB;
 const siteUrl = 'http://127.0.0.1:8080';
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'netgraph-deploy-'));
+const repo = path.resolve(import.meta.dirname, '../..');
 
 // The identity provider's key, configured at install as a PEM file, later published at its JWKS URL
 // (tests/support/jwks-server.mjs, on the host: the container shares its network) and rotated there.
@@ -105,6 +107,9 @@ test('/health answers 200 through nginx beside Debian\'s default site, with the 
   assert.equal(body.version, version);
   assert.equal(`${version}-1`, container.must('dpkg-query', '-W', '-f', '${Version}', 'netgraph'));
   assert.equal((await fetch(`${siteUrl}/live`)).status, 200);
+  // The configuration holds secrets: readable by the services' group only, as dpkg installed it.
+  assert.equal(container.must('stat', '-c', '%U:%G %a', envFile).trim(), 'root:netgraph 640');
+  assert.match(container.must('dpkg-statoverride', '--list', envFile), /^root netgraph 640 /);
   // Debian's default site still answers port 80.
   assert.equal((await fetch('http://127.0.0.1:80/')).status, 200);
 });
@@ -158,6 +163,20 @@ test('man pages for the three binaries, made from their --help; bash completes n
     '_completion_loader netgraphctl; COMP_WORDS=(netgraphctl rounds ""); COMP_CWORD=2; _netgraphctl; ' +
     'printf "%s\\n" "${COMPREPLY[@]}"');
   assert.deepEqual(completed.trim().split('\n'), ['close', 'create', 'list']);
+});
+
+test('the browser pages build with Debian 12\'s own Node.js (18), from the npm packages package-lock.json pins', () => {
+  container.must('apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'nodejs');
+  assert.match(container.must('node', '--version'), /^v18\./);
+  const tree = '/root/source';
+  execFileSync('mkdir', ['-p', container.file(tree)]);
+  execFileSync('cp', ['-a', path.join(repo, 'web'), path.join(repo, 'package-lock.json'), container.file(tree)]);
+  execFileSync('cp', ['-aL', path.join(repo, 'node_modules'), container.file(`${tree}/node_modules`)]);
+  container.must('sh', '-c', `cd ${tree} && node web/build.mjs /root/web-build`);
+  for (const page of ['graph.html', 'graph.js', 'graphiql.js', 'third-party.txt']) {
+    assert.equal(container.run('test', '-s', `/root/web-build/ui/${page}`).status, 0, page);
+  }
+  container.must('rm', '-rf', tree, '/root/web-build');
 });
 
 test('systemd-analyze security rates both units at most 1.2 (docs/security.md); no core dumps, only their own /proc', () => {

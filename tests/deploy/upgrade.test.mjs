@@ -133,6 +133,7 @@ test('apt-get install of this release under load: 0 failed requests, every subsc
   const after = packageVersion(deb).replace(/-1$/, '');
   await container.waitFor(async () => (await version()) === after, 'the new release to serve');
   assert.notEqual(mainPid('netgraph-fcgi'), fcgiBefore, 'the pool restarted on the new binary');
+  assert.equal(container.must('stat', '-c', '%U:%G %a', '/etc/netgraph/netgraph.env').trim(), 'root:netgraph 640');
   assert.notEqual(mainPid('netgraph-ws'), wsBefore, 'netgraph-ws restarted on the new binary');
   await container.waitFor(() => subscribers.every((s) => s.connections >= 2), 'every subscriber to reconnect', 30000);
   await pause(3000);
