@@ -85,18 +85,22 @@ int Close(Arguments& arguments) {
 
 std::vector<Command> RoundCommands() {
   return {
-      {"rounds create", "--name N --price P --target T [--opens T] [--closes T]",
+      {"rounds create",
+       "--name N --price P --target T [--opens T] [--closes T]",
        "create an investment round; the open round that opened last is the current one",
        Create,
-       {{"--name N", "the round's name, shown as investmentData.currentRound (1 to 100 characters)"},
+       {{"--name N",
+         "the round's name, shown as investmentData.currentRound (1 to 100 characters)"},
         {"--price P", "the price of one token in the quote currency, e.g. 0.05"},
         {"--target T", "the amount the round means to raise in the quote currency, e.g. 500000"},
-        {"--opens T", "when it opens: RFC 3339, or a time from now (90s, 30m, 12h, 7d); now if "
-                      "unset"},
+        {"--opens T",
+         "when it opens: RFC 3339, or a time from now (90s, 30m, 12h, 7d); now if "
+         "unset"},
         {"--closes T", "when it closes, in the same forms; never if unset"}}},
       {"rounds list", "",
        "list the rounds: id, name, price, target, opens, closes, and which is current", List},
-      {"rounds close", "NAME [--at T]",
+      {"rounds close",
+       "NAME [--at T]",
        "close an open round, now or at a time (RFC 3339, or 90s, 30m, 12h, 7d from now)",
        Close,
        {{"NAME", "the round's name"}, {"--at T", "when it closes; now if unset"}}},

@@ -17,10 +17,9 @@ int List(Arguments& arguments) {
   Status finished = arguments.Finish();
   if (!finished.ok() || !first || *first < 1 || *first > 1000 || !after || *after < 0) {
     std::cerr << "netgraphctl users list: "
-              << (!finished.ok() ? finished.message()
-                  : !first || *first < 1 || *first > 1000
-                      ? std::string("--first must be 1 to 1000")
-                      : "--after must be a user id")
+              << (!finished.ok()                          ? finished.message()
+                  : !first || *first < 1 || *first > 1000 ? std::string("--first must be 1 to 1000")
+                                                          : "--after must be a user id")
               << "\n";
     return kExitUsage;
   }
@@ -41,7 +40,8 @@ int List(Arguments& arguments) {
 }  // namespace
 
 std::vector<Command> UserCommands() {
-  return {{"users list", "[--first N] [--after ID]",
+  return {{"users list",
+           "[--first N] [--after ID]",
            "list the users by id: id, idpDid, email, admin (the database flag), graph node id",
            List,
            {{"--first N", "at most N users (1 to 1000, default 100)"},

@@ -19,8 +19,8 @@ namespace netgraph::config {
 // Every setting the code reads, sorted (generated).
 const std::vector<std::string_view>& SettingsReadByTheCode();
 
-// A setting, or a name scripts/stack writes into its stack.env for its clients (the URLs), which the
-// development stack's daemons read as their configuration file.
+// A setting, or a name scripts/stack writes into its stack.env for its clients (the URLs), which
+// the development stack's daemons read as their configuration file.
 bool IsKnownName(std::string_view name);
 
 // The setting whose name is fewest edits (insertions, deletions, substitutions, swaps of

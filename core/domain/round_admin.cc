@@ -41,9 +41,8 @@ Result<store::RoundRow> CreateRound(store::Connection& db, const RoundRequest& r
     const std::string opens = request.opens ? InstantFromNow(*request.opens) : "now";
     std::optional<std::string> closes;
     if (request.closes) closes = InstantFromNow(*request.closes);
-    NETGRAPH_ASSIGN_OR_RETURN(
-        created, store::EnsureRound(db, {request.name, request.price, request.target, opens,
-                                         closes}));
+    NETGRAPH_ASSIGN_OR_RETURN(created, store::EnsureRound(db, {request.name, request.price,
+                                                               request.target, opens, closes}));
     NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
     GraphChange change;
     change.AddNode(TokenNode(token));

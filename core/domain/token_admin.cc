@@ -15,12 +15,11 @@ Status Check(const store::TokenRow& token) {
   if (token.name.empty() || token.name.size() > 100) {
     return Status::InvalidArgument("the name must have 1 to 100 characters");
   }
-  const bool symbol_ok =
-      !token.symbol.empty() && token.symbol.size() <= 10 &&
-      std::all_of(token.symbol.begin(), token.symbol.end(), [](char c) {
-        return std::isupper(static_cast<unsigned char>(c)) ||
-               std::isdigit(static_cast<unsigned char>(c));
-      });
+  const bool symbol_ok = !token.symbol.empty() && token.symbol.size() <= 10 &&
+                         std::all_of(token.symbol.begin(), token.symbol.end(), [](char c) {
+                           return std::isupper(static_cast<unsigned char>(c)) ||
+                                  std::isdigit(static_cast<unsigned char>(c));
+                         });
   if (!symbol_ok) {
     return Status::InvalidArgument("the symbol must be 1 to 10 capital letters or digits");
   }

@@ -33,9 +33,9 @@ std::set<std::string> Names(const std::string& text, const std::string& pattern)
 }
 
 // Read from the environment only, or kept for one release under an old name: not file settings.
-const std::set<std::string> kNotInTheSample = {
-    "NETGRAPH_CONFIG_FILE", "NETGRAPH_SHUTDOWN_TIMEOUT", "NETGRAPH_WS_PING_INTERVAL",
-    "NETGRAPH_WS_PONG_TIMEOUT"};
+const std::set<std::string> kNotInTheSample = {"NETGRAPH_CONFIG_FILE", "NETGRAPH_SHUTDOWN_TIMEOUT",
+                                               "NETGRAPH_WS_PING_INTERVAL",
+                                               "NETGRAPH_WS_PONG_TIMEOUT"};
 
 TEST(SettingsTest, TheCodeReadsTheSettingsItIsKnownFor) {
   const std::vector<std::string_view>& names = SettingsReadByTheCode();
@@ -55,8 +55,8 @@ TEST(SettingsTest, TheSampleFileListsEverySettingAndNothingElse) {
     }
   }
   for (const std::string& name : sample) {
-    EXPECT_TRUE(IsKnownName(name)) << "packaging/netgraph.env lists " << name
-                                   << ", which nothing reads";
+    EXPECT_TRUE(IsKnownName(name))
+        << "packaging/netgraph.env lists " << name << ", which nothing reads";
   }
 }
 

@@ -1,7 +1,7 @@
 // Migrations only expand the schema, so that the release before keeps working on it while an
-// upgrade runs them (core/store/migrations.h): a migration after 0004 that drops, renames, changes a
-// column's type or makes one NOT NULL must say, on a line starting "-- contract:", why the release
-// before no longer needs what it removes.
+// upgrade runs them (core/store/migrations.h): a migration after 0004 that drops, renames, changes
+// a column's type or makes one NOT NULL must say, on a line starting "-- contract:", why the
+// release before no longer needs what it removes.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -24,8 +24,8 @@ std::vector<std::string> Contractions(std::string sql) {
       {"DROP TABLE", std::regex(R"(\bDROP\s+TABLE\b)", std::regex::icase)},
       {"DROP COLUMN", std::regex(R"(\bDROP\s+COLUMN\b)", std::regex::icase)},
       {"RENAME", std::regex(R"(\bRENAME\b)", std::regex::icase)},
-      {"a column's type", std::regex(R"(\bALTER\s+COLUMN\s+\S+\s+(SET\s+DATA\s+)?TYPE\b)",
-                                     std::regex::icase)},
+      {"a column's type",
+       std::regex(R"(\bALTER\s+COLUMN\s+\S+\s+(SET\s+DATA\s+)?TYPE\b)", std::regex::icase)},
       {"NOT NULL on a column", std::regex(R"(\bSET\s+NOT\s+NULL\b)", std::regex::icase)},
   };
   std::vector<std::string> found;
@@ -52,7 +52,8 @@ TEST(MigrationRulesTest, TheCheckFindsWhatBreaksTheReleaseBefore) {
 }
 
 TEST(MigrationRulesTest, MigrationsAfter0004OnlyExpandUnlessTheySayWhy) {
-  const std::filesystem::path dir = std::filesystem::path(NETGRAPH_SOURCE_DIR) / "core/store/migrations";
+  const std::filesystem::path dir =
+      std::filesystem::path(NETGRAPH_SOURCE_DIR) / "core/store/migrations";
   int checked = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
