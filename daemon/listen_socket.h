@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -27,6 +28,14 @@ struct SystemdDescriptors {
 // Takes them (close-on-exec) and clears the LISTEN_* variables so children do not take them for
 // their own.
 SystemdDescriptors TakeSystemdDescriptors();
+
+// Refuses (InvalidArgument naming `variable`) an address a daemon must not listen on: anything but
+// a unix socket path ("/...") or host:port on the loopback interface (127.0.0.0/8, ::1, a name
+// that resolves to those only; an empty host is 127.0.0.1; IPv6 in brackets, "[::1]:9000").
+// nginx is the only listener meant to be reached from elsewhere: FastCGI has no authentication
+// (whoever reaches the pool writes the parameters nginx would, the client's address among them),
+// and netgraph-ws behind no nginx would have no TLS and none of its limits (docs/security.md).
+Status CheckListenAddress(std::string_view variable, const std::string& address);
 
 // Binds and listens. A unix socket replaces a stale file at `address` and gets `unix_mode`.
 Result<int> OpenListenSocket(const std::string& address, int backlog, unsigned unix_mode);
@@ -55,7 +64,9 @@ struct ServingSocket {
 };
 
 // The socket systemd passed, or else `address` opened with `backlog`. A unix socket gets mode 0660:
-// its group (the web server) may connect, nobody else.
+// its group (the web server) may connect, nobody else. A socket from systemd bound to an address
+// CheckListenAddress would refuse (the unit's ListenStream=, the operator's choice) is used, with a
+// warning at start.
 Result<ServingSocket> TakeOrOpenListenSocket(const std::string& address, int backlog);
 
 }  // namespace netgraph::daemon

@@ -18,13 +18,14 @@
 #include "daemon/listen_socket.h"
 #include "daemon/startup.h"
 #include "daemon/systemd_notify.h"
-#include "fcgi/connection_handoff.h"
-#include "fcgi/cors.h"
-#include "fcgi/data_generation.h"
-#include "fcgi/outbox_relay_process.h"
-#include "fcgi/prefork_master.h"
-#include "fcgi/scoreboard.h"
-#include "fcgi/worker.h"
+#include "fcgi/http/cors.h"
+#include "fcgi/pool/connection_handoff.h"
+#include "fcgi/pool/data_generation.h"
+#include "fcgi/pool/master.h"
+#include "fcgi/pool/outbox_relay_process.h"
+#include "fcgi/pool/scoreboard.h"
+#include "fcgi/pool/shared_memory.h"
+#include "fcgi/pool/worker.h"
 
 namespace {
 
@@ -70,6 +71,14 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
       std::chrono::milliseconds(env.Int("NETGRAPH_SLOW_REQUEST_MS", 1000, 0, 3600000));
   read->worker.pool.ws_address = env.String("NETGRAPH_WS_LISTEN", "/run/netgraph/ws.sock");
   read->listen = env.String("NETGRAPH_FCGI_LISTEN", "/run/netgraph/fcgi.sock");
+  if (Status listen = daemon::CheckListenAddress("NETGRAPH_FCGI_LISTEN", read->listen);
+      !listen.ok()) {
+    env.AddProblem(listen.message());
+  }
+  read->worker.io_timeout = std::chrono::milliseconds(
+      env.Int("NETGRAPH_FCGI_IO_TIMEOUT_MS", read->worker.io_timeout.count(), 100, 600000));
+  read->worker.idle_timeout = std::chrono::milliseconds(
+      env.Int("NETGRAPH_FCGI_IDLE_TIMEOUT_MS", read->worker.idle_timeout.count(), 1000, 86400000));
   read->backlog = static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", 1024, 1, 65535));
   Result<fcgi::CorsPolicy> cors = fcgi::CorsPolicy::FromOrigins(env.List("NETGRAPH_CORS_ORIGINS"));
   if (cors.ok()) {
@@ -82,8 +91,8 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
 }
 
 // What outlives reloads: the listening socket, the connection hand-off queue (so that connections
-// handed off by old workers reach new ones) and the shared memory every child maps (made by the
-// master before its first fork, so that children of every configuration share them).
+// handed off by old workers reach new ones) and the parts of the shared memory every child maps
+// (made by the master before its first fork, so that children of every configuration share them).
 struct Shared {
   int listen_fd = -1;
   fcgi::Scoreboard* scoreboard = nullptr;  // null with NETGRAPH_SCOREBOARD=off
@@ -105,7 +114,13 @@ fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, const Share
   plan.roles = {
       {"worker", configuration->workers,
        [configuration] {
-         return fcgi::RunWorker(configuration->worker, *configuration->loaded.service);
+         api::Service& service = *configuration->loaded.service;
+         // A JWKS URL's keys are kept fresh on a thread of the worker's own: no request waits on
+         // the identity provider (core/auth/jwks_key_set.h).
+         if (const std::shared_ptr<auth::JwksKeySet>& keys = service.token_key_set()) {
+           keys->RefreshInBackground();
+         }
+         return fcgi::RunWorker(configuration->worker, service);
        }},
       {"relay", 1,
        [configuration] {
@@ -181,9 +196,18 @@ int main(int argc, char** argv) {
   }
   Shared shared;
   shared.listen_fd = socket->fd;
+  // One region for all of them, mapped before the first fork (php-fpm's fpm_shm).
+  Result<std::unique_ptr<fcgi::SharedMemory>> memory =
+      fcgi::SharedMemory::Create(fcgi::SharedMemory::Bytes(
+          {(*configuration)->scoreboard ? fcgi::Scoreboard::SharedBytes() : 0,
+           fcgi::SharedDataGeneration::kSharedBytes, fcgi::ConnectionHandoff::kSharedBytes}));
+  if (!memory.ok()) {
+    log::Error(memory.status().message());
+    return 1;
+  }
   std::unique_ptr<fcgi::Scoreboard> scoreboard;
   if ((*configuration)->scoreboard) {
-    Result<std::unique_ptr<fcgi::Scoreboard>> created = fcgi::Scoreboard::Create();
+    Result<std::unique_ptr<fcgi::Scoreboard>> created = fcgi::Scoreboard::Create(**memory);
     if (!created.ok()) {
       log::Error(created.status().message());
       return 1;
@@ -197,13 +221,14 @@ int main(int argc, char** argv) {
         "NETGRAPH_REQUEST_TIMEOUT_MS is not enforced");
   }
   Result<std::unique_ptr<fcgi::SharedDataGeneration>> generation =
-      fcgi::SharedDataGeneration::Create();
+      fcgi::SharedDataGeneration::Create(**memory);
   if (!generation.ok()) {
     log::Error(generation.status().message());
     return 1;
   }
   shared.generation = generation->get();
-  Result<std::unique_ptr<fcgi::ConnectionHandoff>> handoff = fcgi::ConnectionHandoff::Create();
+  Result<std::unique_ptr<fcgi::ConnectionHandoff>> handoff =
+      fcgi::ConnectionHandoff::Create(**memory);
   if (!handoff.ok()) {
     log::Error(handoff.status().message());
     return 1;

@@ -1,5 +1,6 @@
 // Bundles the browser pages (the graph page at / and GraphiQL at /graphql) into static files that
-// nginx serves: node web/build.mjs OUT_DIR. Output: OUT_DIR/ui/{graph,graphiql}.{js,css,html}.
+// nginx serves: node web/build.mjs OUT_DIR. Output: OUT_DIR/ui/{graph,graphiql}.{js,css,html} and
+// graph-layout.js, the graph page's layout worker.
 // Everything comes from the pinned npm packages; nothing is loaded from elsewhere at run time.
 // OUT_DIR/ui/third-party.txt lists every npm package in the bundles with its version and licence
 // (the Debian package's copyright file points at it); a licence that file does not name stops the
@@ -18,7 +19,11 @@ const ui = path.join(out, 'ui');
 mkdirSync(ui, { recursive: true });
 
 const { metafile } = await build({
-  entryPoints: { graph: path.join(source, 'graph.js'), graphiql: path.join(source, 'graphiql.jsx') },
+  entryPoints: {
+    graph: path.join(source, 'graph.js'),
+    'graph-layout': path.join(source, 'graph-layout.js'),
+    graphiql: path.join(source, 'graphiql.jsx'),
+  },
   outdir: ui,
   bundle: true,
   minify: true,

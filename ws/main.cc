@@ -65,9 +65,6 @@ netgraph::Result<netgraph::daemon::LoadedService> ReadConfiguration(
     // shared and bounded by the hub (ws/hub.h), and go when they end. A cache would keep
     // parsed documents outside those bounds after their subscriptions closed.
     config.engine.document_cache_capacity = 0;
-    // Tokens are verified on the event loop, which must not wait on the network: JwksRefresher
-    // fetches instead.
-    config.auth.jwks_fetch_on_verify = false;
   });
 }
 
@@ -278,7 +275,8 @@ int main(int argc, char** argv) {
   uv_loop_t loop;
   uv_loop_init(&loop);
   Result<std::unique_ptr<ws::DatabaseWorkers>> workers =
-      ws::DatabaseWorkers::Start(&loop, loaded->config, options.database_threads);
+      ws::DatabaseWorkers::Start(&loop, loaded->config, options.database_threads,
+                                 options.queued_operations, options.max_operations, options.memory);
   if (!workers.ok()) {
     log::Error(workers.status().message());
     return 1;

@@ -74,6 +74,7 @@ before(async () => {
           NETGRAPH_JWT_PUBLIC_KEY_FILE: '/etc/netgraph/idp.pem',
           NETGRAPH_JWT_ISSUER: issuer,
           NETGRAPH_JWT_AUDIENCE: audience,
+          NETGRAPH_PUBLIC_ORIGIN: siteUrl,
           NETGRAPH_WORKERS: 2,
         };
         configure(container, sample, settings);
