@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <sstream>
+#include <utility>
 
 #include "core/log.h"
 
@@ -97,19 +99,34 @@ Result<int> OpenTcp(const std::string& address, int backlog) {
 
 }  // namespace
 
-std::optional<int> TakeSystemdSocket() {
+SystemdDescriptors TakeSystemdDescriptors() {
   const char* pid = std::getenv("LISTEN_PID");
   const char* fds = std::getenv("LISTEN_FDS");
-  std::optional<int> socket;
-  if (pid != nullptr && fds != nullptr && std::atol(pid) == static_cast<long>(::getpid()) &&
-      std::atoi(fds) >= 1) {
-    socket = kSystemdFirstFd;
-    ::fcntl(kSystemdFirstFd, F_SETFD, FD_CLOEXEC);
+  const char* names = std::getenv("LISTEN_FDNAMES");
+  SystemdDescriptors taken;
+  if (pid != nullptr && fds != nullptr && std::atol(pid) == static_cast<long>(::getpid())) {
+    // LISTEN_FDNAMES: one name per descriptor, separated by ':' (the socket unit's name for its
+    // sockets, FDNAME for stored ones).
+    std::vector<std::string> named;
+    std::istringstream in(names == nullptr ? "" : names);
+    for (std::string name; std::getline(in, name, ':');) named.push_back(name);
+    const int count = std::atoi(fds);
+    for (int i = 0; i < count; ++i) {
+      const int fd = kSystemdFirstFd + i;
+      ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+      const bool stored = static_cast<std::size_t>(i) < named.size() &&
+                          named[static_cast<std::size_t>(i)] == kStoredConnectionName;
+      if (stored) {
+        taken.stored_connections.push_back(fd);
+      } else if (!taken.listening) {
+        taken.listening = fd;
+      }
+    }
   }
   ::unsetenv("LISTEN_PID");
   ::unsetenv("LISTEN_FDS");
   ::unsetenv("LISTEN_FDNAMES");
-  return socket;
+  return taken;
 }
 
 Status CheckListenAddress(std::string_view variable, const std::string& address) {
@@ -149,12 +166,14 @@ void BoundSocketFile::Remove() const {
 
 Result<ServingSocket> TakeOrOpenListenSocket(const std::string& address, int backlog) {
   ServingSocket socket;
-  if (std::optional<int> inherited = TakeSystemdSocket()) {
-    socket.fd = *inherited;
+  SystemdDescriptors passed = TakeSystemdDescriptors();
+  socket.stored_connections = std::move(passed.stored_connections);
+  if (passed.listening) {
+    socket.fd = *passed.listening;
     socket.where = "the socket systemd passed";
     sockaddr_storage bound{};
     socklen_t length = sizeof(bound);
-    if (::getsockname(*inherited, reinterpret_cast<sockaddr*>(&bound), &length) == 0 &&
+    if (::getsockname(*passed.listening, reinterpret_cast<sockaddr*>(&bound), &length) == 0 &&
         !IsLoopback(reinterpret_cast<const sockaddr*>(&bound))) {
       log::Warn(
           "the socket systemd passed is reachable from other hosts (its unit's ListenStream=): "

@@ -8,14 +8,26 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 
 namespace netgraph::daemon {
 
-// The first socket systemd passed to this process, if any (LISTEN_PID must be this process). Clears
-// the LISTEN_* variables so children do not take them for their own.
-std::optional<int> TakeSystemdSocket();
+// The name under which a daemon leaves its idle connections in systemd's file descriptor store
+// when it stops (daemon/systemd_notify.h, StoreInSystemd), for its next run.
+inline constexpr char kStoredConnectionName[] = "kept-connection";
+
+// What systemd passed to this process (LISTEN_PID must be this process): the first listening
+// socket, and the connections a previous run left in the store (named kStoredConnectionName).
+struct SystemdDescriptors {
+  std::optional<int> listening;
+  std::vector<int> stored_connections;
+};
+
+// Takes them (close-on-exec) and clears the LISTEN_* variables so children do not take them for
+// their own.
+SystemdDescriptors TakeSystemdDescriptors();
 
 // Refuses (InvalidArgument naming `variable`) an address a daemon must not listen on: anything but
 // a unix socket path ("/...") or host:port on the loopback interface (127.0.0.0/8, ::1, a name
@@ -47,6 +59,8 @@ struct ServingSocket {
   int fd = -1;
   std::string where;                    // for the log: the address, or systemd's socket
   BoundSocketFile file{std::string()};  // to remove at exit; nothing for systemd's socket
+  // Connections a previous run left in systemd's store, to serve before new ones.
+  std::vector<int> stored_connections;
 };
 
 // The socket systemd passed, or else `address` opened with `backlog`. A unix socket gets mode 0660:

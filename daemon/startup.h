@@ -35,15 +35,27 @@ struct LoadedService {
 // every bad variable), lets `adjust` change it, and creates the service, which reads the key files.
 // Applies the log level only on success, then fetches the JWKS URL if one is configured (a fetch
 // that fails is logged, not an error: see core/auth/jwks_key_set.h). Logs `env`'s warnings
-// (deprecated names). An error means: log it and exit with kExitConfig (at start), or keep the
-// running configuration (on a reload).
+// (deprecated names, names that are no settings). The update signing key file must be private to
+// the process's user, as the treasury keypair (core/crypto/private_file.h). An error means: log it
+// and exit with kExitConfig (at start), or keep the running configuration (on a reload).
 Result<LoadedService> LoadService(config::Environment& env,
                                   const std::function<void(api::ServiceConfig&)>& adjust = nullptr);
+
+// At start: refuses (an error to log before exiting 1) a database whose schema is older than this
+// release needs (core/store/migrations.h). When PostgreSQL cannot be reached it logs a warning and
+// returns Ok: the service starts and serves what it can (/health says 503), and the schema is
+// normally checked already, by netgraph-migrate.service, which the units start first.
+Status CheckDatabaseSchema(config::Environment& env);
 
 // --check-config's answer for a configuration read from `env` with the outcome `read`: on success
 // one line on stdout naming the file read, and exit status 0; otherwise each problem on its own
 // log line (stderr), and kExitConfig.
 int CheckConfiguration(const Status& read, const config::Environment& env);
+
+// --print-config's answer: every setting the daemon read, one `NAME=value  # source` line each on
+// stdout, by name (the value it uses, the default when unset; passwords in URLs masked; the source
+// "environment", "<file>:<line>" or "default"), then the same outcome as CheckConfiguration.
+int PrintConfiguration(const Status& read, const config::Environment& env);
 
 }  // namespace netgraph::daemon
 

@@ -5,6 +5,7 @@
 // the new service (new keys, limits and worker count); the listening socket stays.
 #include <unistd.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@
 #include "daemon/command_line.h"
 #include "daemon/listen_socket.h"
 #include "daemon/startup.h"
+#include "daemon/systemd_notify.h"
 #include "fcgi/http/cors.h"
 #include "fcgi/pool/connection_handoff.h"
 #include "fcgi/pool/data_generation.h"
@@ -29,14 +31,16 @@ namespace {
 
 using namespace netgraph;
 
-constexpr const char* kUsage =
-    "usage: netgraph-fcgi [--check-config | --version | --help]\n"
-    "Serves GraphQL over FastCGI with a pre-forked worker pool. Configured by environment "
-    "variables\n"
-    "and NETGRAPH_CONFIG_FILE; see docs/operations.md. --check-config validates the "
-    "configuration\n"
-    "and exits (0, or 78 listing every problem). Signals: TERM stops gracefully, HUP reloads the\n"
-    "configuration and replaces workers one by one.\n";
+// --help's description (daemon/command_line.h adds the options and the man page is made from it).
+constexpr const char* kAbout =
+    "Serves GraphQL over FastCGI with a pre-forked worker pool: a master, NETGRAPH_WORKERS\n"
+    "workers that accept on the socket systemd passes (or NETGRAPH_FCGI_LISTEN), and the\n"
+    "outbox relay that publishes graph updates on Redis.\n"
+    "\n"
+    "Signals:\n"
+    "  TERM  stop: the workers finish their requests, then exit; idle connections from\n"
+    "        nginx go to systemd's file descriptor store for the next start\n"
+    "  HUP   reload: read the configuration again and replace the workers one by one\n";
 
 // One reading of the configuration: everything the master forks its children from.
 struct Configuration {
@@ -130,11 +134,40 @@ fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, const Share
   return plan;
 }
 
+// nginx's idle connections to the pool outlive a restart (docs/operations.md, "Upgrading"): at
+// stop the workers hand them to the queue, and the master leaves what is queued in systemd's
+// file descriptor store; the next master puts them back into the queue for its workers. A request
+// nginx sent on one meanwhile waits in it, unread, instead of failing.
+void ResumeStoredConnections(const fcgi::ConnectionHandoff& handoff, std::vector<int> fds) {
+  if (fds.empty()) return;
+  daemon::NotifySystemd(std::string("FDSTOREREMOVE=1\nFDNAME=") + daemon::kStoredConnectionName);
+  std::size_t queued = 0;
+  for (std::size_t at = 0; at < fds.size(); at += fcgi::ConnectionHandoff::kMaxPerMessage) {
+    const std::size_t count = std::min(fcgi::ConnectionHandoff::kMaxPerMessage, fds.size() - at);
+    if (handoff.Put(fds.data() + at, count)) queued += count;
+  }
+  for (int fd : fds) ::close(fd);
+  log::Info("serving " + std::to_string(queued) + " of " + std::to_string(fds.size()) +
+            " connections from nginx that the previous run left in systemd's store");
+}
+
+void StoreQueuedConnections(const fcgi::ConnectionHandoff& handoff) {
+  std::vector<int> fds;
+  while (handoff.Take(&fds)) {
+  }
+  if (fds.empty()) return;
+  if (daemon::StoreInSystemd(fds, daemon::kStoredConnectionName)) {
+    log::Info("left " + std::to_string(fds.size()) +
+              " idle connections from nginx in systemd's store for the next start");
+  }
+  for (int fd : fds) ::close(fd);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const daemon::Invocation invocation =
-      daemon::ParseCommandLine(argc, argv, "netgraph-fcgi", kUsage);
+      daemon::ParseCommandLine(argc, argv, "netgraph-fcgi", kAbout);
   if (invocation.exit_status) return *invocation.exit_status;
   log::Init("netgraph-fcgi");
 
@@ -143,9 +176,16 @@ int main(int argc, char** argv) {
   if (invocation.check_config) {
     return daemon::CheckConfiguration(configuration.status(), env);
   }
+  if (invocation.print_config) {
+    return daemon::PrintConfiguration(configuration.status(), env);
+  }
   if (!configuration.ok()) {
     log::Error(configuration.status().message());
     return daemon::kExitConfig;
+  }
+  if (Status schema = daemon::CheckDatabaseSchema(env); !schema.ok()) {
+    log::Error(schema.message());
+    return 1;
   }
 
   Result<daemon::ServingSocket> socket =
@@ -194,6 +234,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   shared.handoff = handoff->get();
+  ResumeStoredConnections(*shared.handoff, std::move(socket->stored_connections));
   log::Info("serving on " + socket->where + " with " + std::to_string((*configuration)->workers) +
             " workers");
 
@@ -204,6 +245,7 @@ int main(int argc, char** argv) {
         return PlanFor(std::move(fresh), shared);
       });
   int status = master.Run();
+  StoreQueuedConnections(*shared.handoff);
   socket->file.Remove();
   return status;
 }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/log.h"
+#include "core/throttled_log.h"
 #include "fcgi/http/ws_health.h"
 
 namespace netgraph::fcgi {
@@ -31,12 +32,24 @@ HttpResponse Health(const HttpRequest& request, api::Service& service,
                     const std::string& ws_address) {
   if (std::optional<HttpResponse> refused = RefuseUnlessGet(request)) return *refused;
   api::Health health = service.CheckHealth();
-  if (!health.database_connected) log::Warn("health: " + health.database_error);
-  if (!health.redis_connected) log::Warn("health: " + health.redis_error);
+  // A load balancer probes every second or so: while a dependency is down, a line a minute.
+  static log::ThrottledLog warnings("health", std::chrono::seconds(60),
+                                    [](std::string_view line) { log::Warn(std::string(line)); });
+  if (!health.database_connected) warnings.Record(health.database_error);
+  if (!health.redis_connected) warnings.Record(health.redis_error);
   nlohmann::json body = nlohmann::json::parse(health.ToJson());
   // Informational: subscriptions are down without netgraph-ws, but queries and mutations serve.
   body["ws"] = {{"reachable", WsHealthy(ws_address, kWsHealthTimeout)}};
   HttpResponse response = Json(health.serving() ? 200 : 503, body.dump());
+  if (request.method == "HEAD") response.body.clear();
+  return response;
+}
+
+// Liveness: the worker answers; it asks nothing of PostgreSQL or Redis, so a supervisor that
+// restarts on a failed liveness probe restarts the pool only for the pool's own failures.
+HttpResponse Live(const HttpRequest& request) {
+  if (std::optional<HttpResponse> refused = RefuseUnlessGet(request)) return *refused;
+  HttpResponse response = Json(200, R"({"status":"alive"})");
   if (request.method == "HEAD") response.body.clear();
   return response;
 }
@@ -68,6 +81,7 @@ HttpResponse Router::Route(const HttpRequest& request, api::Service& service,
     return response;
   }
   if (request.path == "/health") return Health(request, service, ws_address_);
+  if (request.path == "/live") return Live(request);
   for (const auto& [path, page] : pages_) {
     if (request.path == path) return Show(request, page);
   }

@@ -1,8 +1,9 @@
 // What the FastCGI pool answers, by path: /graphql (GraphQL over HTTP; OPTIONS preflights and the
-// CORS headers from options.cors), /health (200 while PostgreSQL answers, else 503; it also says
-// whether netgraph-ws answers, without failing on it), the pages added with AddPage (the pool's
-// /status and /metrics: fcgi/pool/status_page.h), anything else 404. Pure request-to-response: no
-// FastCGI, no pool.
+// CORS headers from options.cors), /health (readiness: 200 while PostgreSQL answers, else 503; it
+// also says whether netgraph-ws answers, without failing on it; its warnings about a dependency are
+// throttled to a line a minute), /live (liveness: 200 with no dependency asked), the pages added
+// with AddPage (the pool's /status and /metrics: fcgi/pool/status_page.h), anything else 404. Pure
+// request-to-response: no FastCGI, no pool.
 #ifndef NETGRAPH_FCGI_HTTP_ROUTES_H_
 #define NETGRAPH_FCGI_HTTP_ROUTES_H_
 

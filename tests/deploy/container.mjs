@@ -46,14 +46,18 @@ export class Container {
       .filter((c) => existsSync(path.dirname(c)));
   }
 
-  // Boots `root` and waits until systemd is up.
-  async boot(root) {
+  // Boots `root` and waits until systemd is up. `volatile` is nspawn's --volatile: 'overlay' (the
+  // default) keeps every write in memory, so `root` stays as it was; 'no' writes to `root`, so
+  // booting the same `root` again is a reboot (upgrade.test.mjs mounts an overlay of its own there).
+  // `untilRunning` false waits only until systemd answers, not until the boot is done (a unit that
+  // waits for something the test withholds holds the boot up).
+  async boot(root, { volatile = 'overlay', untilRunning = true } = {}) {
     for (const cgroup of this.cgroups) mkdirSync(cgroup, { recursive: true });
     // nspawn (with --keep-unit) makes its payload/ and supervisor/ cgroups under its own: the
     // launching shell moves into a dedicated one first, so they are not made at the host's root.
     const enter = this.cgroups.map((c) => `echo $$ > ${c}/cgroup.procs`).join('; ');
     this.nspawn = spawn('sh', ['-c', `${enter}; exec systemd-nspawn --quiet --boot --register=no ` +
-      `--keep-unit --console=passive --volatile=overlay -D "$1" -M ${this.name}`, 'sh', root],
+      `--keep-unit --console=passive --volatile=${volatile} -D "$1" -M ${this.name}`, 'sh', root],
     { stdio: ['ignore', 'ignore', 'pipe'] });
     this.log = '';
     this.nspawn.stderr.on('data', (chunk) => { this.log += chunk; });
@@ -64,6 +68,11 @@ export class Container {
       const child = spawnSync('pgrep', ['-P', String(this.nspawn.pid)], { encoding: 'utf8' }).stdout.trim();
       if (child) this.leader = Number(child.split('\n')[0]);
       else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (!untilRunning) {
+      await this.waitFor(() => /^(starting|running|degraded)/.test(this.run('systemctl', 'is-system-running').stdout),
+        'systemd to answer');
+      return;
     }
     await this.waitFor(() => /^(running|degraded)/.test(this.run('systemctl', 'is-system-running', '--wait').stdout),
       'systemd to boot');
