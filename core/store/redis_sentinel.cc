@@ -140,8 +140,8 @@ MasterLocator::MasterLocator(RedisSentinels sentinels, RedisAddress login, int t
 
 Result<HostPort> MasterLocator::Ask(const RedisAddress& sentinel) {
   RedisClient client(sentinel, timeout_ms_);
-  NETGRAPH_ASSIGN_OR_RETURN(
-      RedisReply reply, client.Call({"SENTINEL", "get-master-addr-by-name", sentinels_.master_name}));
+  NETGRAPH_ASSIGN_OR_RETURN(RedisReply reply, client.Call({"SENTINEL", "get-master-addr-by-name",
+                                                           sentinels_.master_name}));
   return ParseMasterAddressReply(*reply);
 }
 

@@ -40,10 +40,10 @@ TEST(RedisSentinelsTest, UnsetMeansNoSentinel) {
 }
 
 TEST(RedisSentinelsTest, HostPortAndUrlEntriesWithTheMasterName) {
-  config::Environment env = EnvironmentOf(
-      {{"NETGRAPH_REDIS_SENTINELS",
-        "10.0.0.1:26379, [fd00::2]:26380,redis://:s3cret@sentinel.internal:26379"},
-       {"NETGRAPH_REDIS_MASTER_NAME", "cache-1"}});
+  config::Environment env =
+      EnvironmentOf({{"NETGRAPH_REDIS_SENTINELS",
+                      "10.0.0.1:26379, [fd00::2]:26380,redis://:s3cret@sentinel.internal:26379"},
+                     {"NETGRAPH_REDIS_MASTER_NAME", "cache-1"}});
   RedisSentinels sentinels = RedisSentinels::FromEnvironment(env);
   ASSERT_TRUE(env.status().ok()) << env.status().message();
   ASSERT_EQ(sentinels.sentinels.size(), 3u);
@@ -110,8 +110,8 @@ TEST(MasterAddressReplyTest, AnUnknownNameIsNotFound) {
 
 TEST(MasterAddressReplyTest, OtherShapesAreRefused) {
   for (const std::string resp :
-       {"-ERR unknown command 'SENTINEL'\r\n", "-NOAUTH Authentication required.\r\n",
-        ":6379\r\n", "*1\r\n$9\r\n10.0.0.31\r\n", "*2\r\n$9\r\n10.0.0.31\r\n:6379\r\n",
+       {"-ERR unknown command 'SENTINEL'\r\n", "-NOAUTH Authentication required.\r\n", ":6379\r\n",
+        "*1\r\n$9\r\n10.0.0.31\r\n", "*2\r\n$9\r\n10.0.0.31\r\n:6379\r\n",
         "*2\r\n$0\r\n\r\n$4\r\n6379\r\n", "*2\r\n$1\r\nh\r\n$5\r\n65536\r\n",
         "*2\r\n$1\r\nh\r\n$1\r\n0\r\n", "*2\r\n$1\r\nh\r\n$3\r\n6a9\r\n"}) {
     Result<HostPort> master = ParseMasterAddressReply(*ReplyOf(resp));
@@ -131,8 +131,8 @@ TEST(RoleReplyTest, MasterReplicaAndSentinel) {
                "$7\r\n3129242\r\n"));
   ASSERT_TRUE(master.ok()) << master.status().message();
   EXPECT_TRUE(*master);
-  Result<bool> replica = ParseRoleReplyIsMaster(*ReplyOf(
-      "*5\r\n$5\r\nslave\r\n$9\r\n10.0.0.31\r\n:6379\r\n$9\r\nconnected\r\n:3167038\r\n"));
+  Result<bool> replica = ParseRoleReplyIsMaster(
+      *ReplyOf("*5\r\n$5\r\nslave\r\n$9\r\n10.0.0.31\r\n:6379\r\n$9\r\nconnected\r\n:3167038\r\n"));
   ASSERT_TRUE(replica.ok());
   EXPECT_FALSE(*replica);
   Result<bool> sentinel =
@@ -144,8 +144,7 @@ TEST(RoleReplyTest, MasterReplicaAndSentinel) {
 TEST(RoleReplyTest, AnythingElseIsRefused) {
   for (const std::string resp : {"-NOPERM this user has no permissions\r\n", "+OK\r\n", "*0\r\n",
                                  "*1\r\n:1\r\n", "*1\r\n$7\r\nprimary\r\n"}) {
-    EXPECT_EQ(ParseRoleReplyIsMaster(*ReplyOf(resp)).status().code(),
-              StatusCode::kInvalidArgument)
+    EXPECT_EQ(ParseRoleReplyIsMaster(*ReplyOf(resp)).status().code(), StatusCode::kInvalidArgument)
         << resp;
   }
 }
