@@ -8,6 +8,7 @@
 //   node tests/cluster/cluster.mjs --deb build-package/netgraph_*.deb     the short form
 //   --long        more load, longer faults (a partition past every timeout)
 //   --keep        leave the hosts up afterwards (their journals are in .run-cluster/logs either way)
+//   --capacity    no faults: measure the figures of the capacity model (capacity.mjs) instead
 //
 // tests/cluster/run.sh builds the package and runs this; scripts/test runs that as its "cluster"
 // step. Needs root, systemd-container and mmdebstrap; the hosts' root filesystem is cached in
@@ -24,11 +25,12 @@ import { parseArgs, promisify } from 'node:util';
 import { Keypair } from '@solana/web3.js';
 import {
   CLAIM, Ledger, OUTCOMES, checkInvariants, investorLoop, measureRecovery, newInvestor, printTable,
-  readerLoop, requester, sleep, subscribers as newSubscribers, waitConnected,
+  readerLoop, requester, sleep, subscribers as newSubscribers, waitConnected, wsQueryLoop,
 } from '../support/fault-load.mjs';
 import {
   APP_HOSTS, Cluster, DATA_HOSTS, DATABASE_HOSTS, HOSTS, REDIS_HOSTS, SENTINEL_HOSTS, waitFor,
 } from './hosts.mjs';
+import { measureCapacity } from './capacity.mjs';
 import { CLIENT_ADDRESSES, createBridge, removeBridge, subnetInUse } from './network.mjs';
 
 const { values: flags } = parseArgs({
@@ -36,6 +38,7 @@ const { values: flags } = parseArgs({
     deb: { type: 'string' },
     long: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    capacity: { type: 'boolean', default: false },
   },
 });
 
@@ -43,7 +46,7 @@ const repo = path.resolve(import.meta.dirname, '../..');
 const runDir = path.join(repo, '.run-cluster');
 // quietMs: load without faults before each fault (and at the end), when the probes are judged.
 const SCALE = flags.long
-  ? { investors: 16, readers: 6, subscribers: 200, vouchers: 12000, probes: 3000, quietMs: 15000, faultMs: 15000, partitionMs: 40000, claimPauseMs: 300, readPauseMs: 100 }
+  ? { investors: 16, readers: 6, subscribers: 200, vouchers: 10000, probes: 3000, quietMs: 15000, faultMs: 15000, partitionMs: 40000, claimPauseMs: 500, readPauseMs: 200 }
   : { investors: 8, readers: 3, subscribers: 40, vouchers: 3000, probes: 1000, quietMs: 6000, faultMs: 5000, partitionMs: 12000, claimPauseMs: 400, readPauseMs: 150 };
 const RECOVERY_LIMIT_MS = 60000;  // the documented bound for several hosts (docs/reliability.md)
 const VISIBLE_WITHIN_MS = 100;    // a write's answer to public reads on every host
@@ -364,6 +367,10 @@ async function main() {
     const { tokenFor } = await import('../support/jwt.mjs');
     const mintToken = (did) => tokenFor(did);
     await netgraphctl('seed', '--demo');
+    if (flags.capacity) {
+      await measureCapacity({ cluster, netgraphctl, mintToken });
+      return;
+    }
     const issue = async (count, batch) => (await netgraphctl('vouchers', 'issue', '--amount', '1', '--count', String(count), '--batch', batch)).trim().split('\n');
     const pool = await issue(SCALE.vouchers, 'cluster');
     const probeCodes = await issue(SCALE.probes, 'probes');
@@ -379,8 +386,10 @@ async function main() {
     const ledger = new Ledger();
     const stop = { stopped: false };
     const actors = [
-      ...investors.map((investor, i) => investorLoop({ investor, pool, stop, request: requestVia(1 + i), ledger, pauseMs: SCALE.claimPauseMs })),
-      ...Array.from({ length: SCALE.readers }, (_, i) => readerLoop({ investors, stop, request: requestVia(1 + i), ledger, pauseMs: SCALE.readPauseMs })),
+      // The load's actors spread over the client addresses but the first (the probes' and checks').
+      ...investors.map((investor, i) => investorLoop({ investor, pool, stop, request: requestVia(1 + (i % (agents.length - 1))), ledger, pauseMs: SCALE.claimPauseMs })),
+      ...Array.from({ length: SCALE.readers }, (_, i) => readerLoop({ investors, stop, request: requestVia(agents.length - 1 - (i % (agents.length - 1))), ledger, pauseMs: SCALE.readPauseMs })),
+      wsQueryLoop({ url: `ws://${HOSTS.lb.address}/graphql`, stop, ledger, pauseMs: SCALE.readPauseMs }),
     ];
     // Every load investor has claimed once before the probes start: from then on only the probes'
     // new investors move investorCount.
@@ -470,15 +479,17 @@ async function main() {
   } finally {
     await Promise.all(subscribers.map((s) => s.close()));
     if (cluster) await cluster.collectLogs(path.join(runDir, 'logs')).catch(() => {});
-    console.log(passed ? '\ncluster: every invariant holds' : `\ncluster: FAILED (the hosts' journals: ${path.join(runDir, 'logs')})`);
+    if (!flags.capacity || !passed) {
+      console.log(passed ? '\ncluster: every invariant holds' : `\ncluster: FAILED (the hosts' journals: ${path.join(runDir, 'logs')})`);
+    }
     if (flags.keep && cluster) {
       console.log(`the hosts stay up (--keep) until this process ends: Ctrl-C, or kill ${process.pid}`);
       await new Promise(() => {});  // the signal handlers tear down
     }
     await teardown();
+    for (const agent of agents) agent.destroy();
+    process.exitCode = passed ? 0 : 1;
   }
-  for (const agent of agents) agent.destroy();
-  process.exitCode = passed ? 0 : 1;
 }
 
 await main();

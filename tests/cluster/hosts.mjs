@@ -55,7 +55,7 @@ function dependenciesOf(deb) {
 
 export function clusterRoot(deb) {
   const packages = [...new Set([...BASE, ...ROLE_PACKAGES, ...dependenciesOf(deb)])].sort();
-  return rootfs({ packages, disable: DAEMONS, enable: ['systemd-networkd.service'] });
+  return rootfs({ packages, disable: DAEMONS, enable: ['systemd-networkd.service'], eatmydata: true });
 }
 
 // Secrets an operator generates once (`openssl rand -hex 24`): hex, so they need no escaping in
@@ -265,13 +265,13 @@ export class Cluster {
     await app.mustAsync('apt-get', 'install', '-y', '-qq', '--no-install-recommends', '/root/netgraph.deb', 'nginx');
   }
 
-  // 6. The keys every app host shares, made once (on the first app host).
+  // 6. The keys every app host shares, made once (on the first app host), then copied to the others.
   async makeSharedKeys() {
     const app = this.host(APP_HOSTS[0]);
-    await app.mustAsync('netgraphctl', 'treasury', 'keygen', '--out', '/root/treasury.json');
-    await app.mustAsync('netgraphctl', 'treasury', 'keygen', '--out', '/root/mint.json');
+    await app.mustAsync('sh', '-c', 'cd /root && openssl rand -hex 32 > update-signing.key && ' +
+      'netgraphctl treasury keygen --out treasury.json && netgraphctl treasury keygen --out mint.json');
     return {
-      updateSigningKey: (await app.mustAsync('openssl', 'rand', '-hex', '32')),
+      updateSigningKey: readFileSync(app.file('/root/update-signing.key'), 'utf8'),
       treasury: readFileSync(app.file('/root/treasury.json'), 'utf8'),
       mintAddress: (await app.mustAsync('netgraphctl', 'treasury', 'pubkey', '--keypair', '/root/mint.json')).trim(),
     };
@@ -281,10 +281,11 @@ export class Cluster {
   // balancer, the services.
   async configureApp(name, keys) {
     const app = this.host(name);
-    await app.mustAsync('install', '-o', 'netgraph', '-g', 'netgraph', '-m', '0600', '/dev/null', '/etc/netgraph/update-signing.key');
-    app.write('/etc/netgraph/update-signing.key', keys.updateSigningKey);
-    await app.mustAsync('install', '-o', 'netgraph', '-g', 'netgraph', '-m', '0600', '/dev/null', '/etc/netgraph/treasury.json');
-    app.write('/etc/netgraph/treasury.json', keys.treasury);
+    app.write('/root/update-signing.key', keys.updateSigningKey, 0o600);
+    app.write('/root/treasury.json', keys.treasury, 0o600);
+    for (const file of ['update-signing.key', 'treasury.json']) {
+      await app.mustAsync('install', '-o', 'netgraph', '-g', 'netgraph', '-m', '0600', `/root/${file}`, `/etc/netgraph/${file}`);
+    }
     app.write('/etc/netgraph/idp.pem', this.jwt.publicKey);
     const sample = readFileSync(app.file('/etc/netgraph/netgraph.env'), 'utf8');
     const settings = {

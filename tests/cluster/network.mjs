@@ -9,7 +9,7 @@ export const SUBNET = '10.231.7.0/24';
 export const PREFIX = '10.231.7.';
 // The machine's own addresses on the bridge: clients spread over several, so the app hosts'
 // per-client limits (nginx limit_req, 20 requests/s per address) see several clients.
-export const CLIENT_ADDRESSES = ['10.231.7.1', '10.231.7.2', '10.231.7.3', '10.231.7.4', '10.231.7.5'];
+export const CLIENT_ADDRESSES = Array.from({ length: 9 }, (_, i) => `${PREFIX}${i + 1}`);
 
 function ip(...args) {
   return execFileSync('ip', args, { encoding: 'utf8' });

@@ -6,7 +6,8 @@
 //
 // Every request is classified as Jepsen counts operations (docs/reliability.md): ok, refused (a
 // documented result-object failure), failed clean (a documented error: 502/503/504 with
-// Retry-After and `The service is unavailable; try again shortly`, or `Internal server error`),
+// Retry-After and `The service is unavailable; try again shortly`, or `Internal server error`; or
+// nginx's 429 `Too many requests`, which never reaches the pool),
 // indeterminate (the same for a mutation: it may or may not have happened), failed unclean, hung.
 import { randomUUID, verify } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
@@ -19,6 +20,7 @@ export const OUTCOMES = ['ok', 'refused', 'failed clean', 'indeterminate', 'fail
 export const REQUEST_DEADLINE_MS = 60000;  // a request still unanswered after this has hung
 const INTERNAL = 'Internal server error';
 const UNAVAILABLE = 'The service is unavailable; try again shortly';
+const TOO_MANY = 'Too many requests';
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export const pick = (list) => list[Math.floor(Math.random() * list.length)];
@@ -70,6 +72,11 @@ export function requester(url, { send = fetchSend, transportFailureIsClean = () 
     try { body = JSON.parse(text); } catch { /* classified below */ }
     const lost = mutation ? 'indeterminate' : 'failed clean';
     const messages = (body?.errors ?? []).map((e) => e.message);
+    // nginx's per-client rate limit refuses before the request reaches the pool: nothing happened,
+    // for a mutation too.
+    if (status === 429 && headers.get('retry-after') !== null && messages[0] === TOO_MANY) {
+      return { outcome: 'failed clean', detail: '429', host };
+    }
     if ([502, 503, 504].includes(status)) {
       const documented = headers.get('retry-after') !== null && messages[0] === UNAVAILABLE;
       return documented ? { outcome: lost, detail: `${status}`, host }
@@ -273,6 +280,57 @@ export function legacySubscriber(id, url) {
   connect();
   subscriber.close = () => { subscriber.closing = true; subscriber.socket.close(); };
   return subscriber;
+}
+
+// Queries over WebSocket (graphql-transport-ws), which netgraph-ws runs on its own database
+// connections (ws/database_workers.h): `investmentData`, read from PostgreSQL each time (netgraph-ws
+// keeps no read cache). One client, reconnecting like the subscribers. Classified as HTTP requests
+// are: `Internal server error` is a clean failure, and so is the connection closing under the query
+// (the process or its host stopped; the client reconnects).
+export function wsQueryLoop({ url, stop, ledger, pauseMs = 0 }) {
+  const client = createClient({
+    url,
+    webSocketImpl: WebSocket,
+    retryAttempts: Infinity,
+    shouldRetry: () => true,
+    retryWait: () => sleep(200 + Math.random() * 800),
+  });
+  const one = () => new Promise((resolve) => {
+    let value = null;
+    let settled = false;
+    const settle = (outcome, detail) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ outcome, detail });
+    };
+    const timer = setTimeout(() => { dispose(); settle('hung', `no answer in ${REQUEST_DEADLINE_MS} ms`); }, REQUEST_DEADLINE_MS);
+    const dispose = client.subscribe({ query: PUBLIC[1] }, {
+      next: (result) => { value = result; },
+      error: (error) => {
+        const messages = Array.isArray(error) ? error.map((e) => e.message) : null;
+        if (messages?.length && messages.every((m) => m === INTERNAL)) return settle('failed clean', INTERNAL);
+        if (error?.code !== undefined && error?.reason !== undefined) return settle('failed clean', `closed ${error.code}`);
+        settle('failed unclean', JSON.stringify(error?.message ?? error).slice(0, 200));
+      },
+      complete: () => {
+        const messages = (value?.errors ?? []).map((e) => e.message);
+        if (value?.data?.investmentData && messages.length === 0) return settle('ok');
+        if (messages.length && messages.every((m) => m === INTERNAL)) return settle('failed clean', INTERNAL);
+        settle('failed unclean', JSON.stringify(value).slice(0, 200));
+      },
+    });
+  });
+  const loop = (async () => {
+    while (!stop.stopped) {
+      if (pauseMs > 0) await sleep(pauseMs);
+      const { outcome, detail } = await one();
+      ledger.record('query over WebSocket', outcome, detail);
+      if (outcome !== 'ok') await sleep(100);
+    }
+    await client.dispose();
+  })();
+  return loop;
 }
 
 // Half the subscribers on each protocol.
