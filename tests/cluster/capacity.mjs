@@ -47,6 +47,7 @@ async function measure(cluster, url, { count, perSecond = PER_ADDRESS_PER_SECOND
   let next = 0;
   let ok = 0;
   let failed = 0;
+  const why = new Map();  // what the failures were, counted
   const interval = 1000 / perSecond;
   await Promise.all(requests.flatMap((request, address) => Array.from({ length: concurrency }, async (_, lane) => {
     let due = started + (lane * interval) / concurrency;
@@ -56,12 +57,17 @@ async function measure(cluster, url, { count, perSecond = PER_ADDRESS_PER_SECOND
       if (wait > 0) await sleep(wait);
       due += interval * concurrency;
       const outcome = await operation(request, i, address);
-      if (outcome) ok += 1; else failed += 1;
+      if (outcome === true) {
+        ok += 1;
+      } else {
+        failed += 1;
+        why.set(outcome, (why.get(outcome) ?? 0) + 1);
+      }
     }
   })));
   const seconds = (Date.now() - started) / 1000;
   const cpu = Object.fromEntries(hosts.map((h) => [h, cpuMicros(cluster.host(h)) - before[h]]));
-  return { ok, failed, seconds, cpu };
+  return { ok, failed, seconds, cpu, why: [...why].map(([what, n]) => `${n}: ${what}`).join('; ') };
 }
 
 // Each host's CPU with no request at all, in microseconds per second: the daemons' own work
@@ -75,6 +81,10 @@ async function idleRates(cluster, seconds = 5) {
   const elapsed = (Date.now() - started) / 1000;
   return Object.fromEntries(hosts.map((h) => [h, (cpuMicros(cluster.host(h)) - before[h]) / elapsed]));
 }
+
+// true, or what went wrong.
+const answered = (r) => (r.outcome === 'ok' ? true : `${r.outcome} ${r.detail}`);
+const claimed = (r) => (r.outcome === 'ok' && !r.data.claimVoucher.success ? r.data.claimVoucher.error : answered(r));
 
 const PUBLIC_READ = '{ investmentData { tokenSymbol roundRaised investorCount } networkGraph(limit: 20) { nodes { id } } }';
 
@@ -95,7 +105,7 @@ export async function measureCapacity({ cluster, netgraphctl, mintToken }) {
   const warmCodes = await issue(users.length, 'capacity-warm');
   await measure(cluster, direct, {
     count: users.length,
-    operation: async (request, i) => (await request(CLAIM, { token: users[i].token, mutation: true, variables: { code: warmCodes[i], wallet: users[i].wallet } })).outcome === 'ok',
+    operation: async (request, i) => claimed(await request(CLAIM, { token: users[i].token, mutation: true, variables: { code: warmCodes[i], wallet: users[i].wallet } })),
   });
 
   const idle = await idleRates(cluster);
@@ -103,6 +113,7 @@ export async function measureCapacity({ cluster, netgraphctl, mintToken }) {
   const cost = (result, host) => Math.max(0, result.cpu[host] - idle[host] * result.seconds) / Math.max(1, result.ok);
   const perRequest = (result, host) => cost(result, host).toFixed(0);
   const row = (what, result) => {
+    if (result.failed) console.log(`${what}: failed ${result.why}`);
     rows.push([what, `${result.ok} (${result.failed} failed)`, (result.ok / result.seconds).toFixed(1),
       perRequest(result, app), perRequest(result, primary), perRequest(result, standby), perRequest(result, master),
       perRequest(result, 'lb')]);
@@ -110,13 +121,13 @@ export async function measureCapacity({ cluster, netgraphctl, mintToken }) {
   };
 
   const reads = row('public read, one app host', await measure(cluster, direct, {
-    count: 3000, operation: async (request) => (await request(PUBLIC_READ)).outcome === 'ok',
+    count: 3000, operation: async (request) => answered(await request(PUBLIC_READ)),
   }));
   row('portfolio read, one app host', await measure(cluster, direct, {
     count: 2000,
     operation: async (request, i) => {
       const r = await request(PORTFOLIO, { token: users[i % users.length].token });
-      return r.outcome === 'ok' && r.data.getUserPortfolio.success;
+      return r.outcome === 'ok' && !r.data.getUserPortfolio.success ? r.data.getUserPortfolio.error : answered(r);
     },
   }));
   const claimCodes = await issue(2000, 'capacity');
@@ -124,8 +135,7 @@ export async function measureCapacity({ cluster, netgraphctl, mintToken }) {
     count: claimCodes.length,
     operation: async (request, i) => {
       const user = users[i % users.length];
-      const r = await request(CLAIM, { token: user.token, mutation: true, variables: { code: claimCodes[i], wallet: user.wallet } });
-      return r.outcome === 'ok' && r.data.claimVoucher.success;
+      return claimed(await request(CLAIM, { token: user.token, mutation: true, variables: { code: claimCodes[i], wallet: user.wallet } }));
     },
   }));
   // As many claims as the client addresses allow, through the balancer to both app hosts.
@@ -134,8 +144,7 @@ export async function measureCapacity({ cluster, netgraphctl, mintToken }) {
     count: burstCodes.length, concurrency: 4,
     operation: async (request, i) => {
       const user = users[i % users.length];
-      const r = await request(CLAIM, { token: user.token, mutation: true, variables: { code: burstCodes[i], wallet: user.wallet } });
-      return r.outcome === 'ok' && r.data.claimVoucher.success;
+      return claimed(await request(CLAIM, { token: user.token, mutation: true, variables: { code: burstCodes[i], wallet: user.wallet } }));
     },
   }));
   console.log(`\ncapacity: CPU per request in microseconds, by host (app: ${app}, primary: ${primary}, ` +

@@ -281,6 +281,29 @@ async function checkOutbox(subscribers, epochAtStart) {
   ].map(([name, ok, detail]) => [name, ok ? 'holds' : 'VIOLATED', detail]);
 }
 
+// Across every failover the daemons reconnected rather than crashed: on no app host did the main
+// process of netgraph-fcgi or netgraph-ws die under systemd, and no pool child died and was
+// replaced (the master logs each such death). A start that failed (an app host booting while the
+// database fails over: `netgraphctl migrate`, before the pool, finds no primary) and was retried by
+// systemd is not a crash; it is counted in the detail.
+async function checkNoCrash() {
+  const problems = [];
+  let retriedStarts = 0;
+  for (const name of APP_HOSTS) {
+    const host = cluster.host(name);
+    const journal = await host.mustAsync('journalctl', '-u', 'netgraph-fcgi', '-u', 'netgraph-ws', '-o', 'cat', '--no-pager');
+    const lines = journal.split('\n');
+    const died = lines.filter((line) => /Main process exited/.test(line));
+    const replaced = lines.filter((line) => line.endsWith('; replacing it'));
+    retriedStarts += lines.filter((line) => /Control process exited/.test(line)).length;
+    if (died.length) problems.push(`${name}: ${died[0]}`);
+    if (replaced.length) problems.push(`${name}: ${replaced.length} pool children died (${replaced[0]})`);
+  }
+  return [['the pool and netgraph-ws reconnected and never crashed', problems.length === 0 ? 'holds' : 'VIOLATED',
+    problems.length ? problems.join('; ')
+      : `no main process or pool child died on either app host; ${retriedStarts} start(s) retried by systemd while the database failed over`]];
+}
+
 // ---------------------------------------------------------------------------------------------
 // The faults. Each resolves once its hosts are back in their roles; `failover` notes how long the
 // engine took to give the service a new primary or master.
@@ -469,7 +492,8 @@ async function main() {
     console.log('whole run:');
     printTable(['operation', ...OUTCOMES, 'lost'], ledger.rows().map((row) => [...row, lostIn(row[0])]));
     console.log('');
-    invariants.push(...await judgeProbes(subscribers), ...await checkOutbox(subscribers, epochAtStart));
+    invariants.push(...await judgeProbes(subscribers), ...await checkOutbox(subscribers, epochAtStart),
+      ...await checkNoCrash());
     printTable(['invariant', 'verdict', 'detail'], invariants);
     if (ledger.unclean.length > 0) console.log(`\nunclean failures (first ${ledger.unclean.length}):\n  ${ledger.unclean.join('\n  ')}`);
     passed = passed && !ledger.bad() && invariants.every(([, verdict]) => verdict === 'holds');
