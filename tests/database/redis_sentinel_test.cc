@@ -122,11 +122,11 @@ class RedisSentinelTest : public ::testing::Test {
         << " 1\nsentinel auth-pass netgraph " << kPassword
         << "\nsentinel down-after-milliseconds netgraph 1000\n"
            "sentinel failover-timeout netgraph 5000\n";
-    ASSERT_EQ(std::system(("redis-server " + dir_ + "/sentinel.conf --sentinel --daemonize yes " +
-                           "--pidfile " + dir_ + "/sentinel.pid --logfile " + dir_ +
-                           "/sentinel.log")
-                              .c_str()),
-              0);
+    ASSERT_EQ(
+        std::system(("redis-server " + dir_ + "/sentinel.conf --sentinel --daemonize yes " +
+                     "--pidfile " + dir_ + "/sentinel.pid --logfile " + dir_ + "/sentinel.log")
+                        .c_str()),
+        0);
     // The sentinel knows the master and its replica, which is in sync.
     ASSERT_TRUE(Eventually(
         [&] {
@@ -159,10 +159,10 @@ class RedisSentinelTest : public ::testing::Test {
 
   // The sentinels as NETGRAPH_REDIS_SENTINELS lists them: `first`, then the real one.
   RedisSentinels Sentinels(const std::string& first) {
-    Result<RedisSentinels> sentinels = RedisSentinels::Parse(
-        {first, "redis://:" + std::string(kSentinelPassword) + "@127.0.0.1:" +
-                    std::to_string(sentinel_)},
-        "netgraph");
+    Result<RedisSentinels> sentinels =
+        RedisSentinels::Parse({first, "redis://:" + std::string(kSentinelPassword) +
+                                          "@127.0.0.1:" + std::to_string(sentinel_)},
+                              "netgraph");
     EXPECT_TRUE(sentinels.ok()) << sentinels.status().message();
     return *sentinels;
   }
