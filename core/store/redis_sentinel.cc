@@ -2,6 +2,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <utility>
 
@@ -156,6 +157,10 @@ Status MasterLocator::CheckIsMaster(const RedisAddress& master) {
 Result<RedisAddress> MasterLocator::Locate() {
   const std::size_t count = sentinels_.sentinels.size();
   std::string problems;
+  // Masters that did not pass the ROLE check in this lookup: until the sentinels agree that a dead
+  // master is down, each of them names it, and asking it again would cost a timeout per sentinel
+  // (what the workers' /health waits for, while the balancer's check waits for /health).
+  std::vector<std::string> failed;
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t index = (first_ + i) % count;
     const RedisAddress& sentinel = sentinels_.sentinels[index];
@@ -169,8 +174,13 @@ Result<RedisAddress> MasterLocator::Locate() {
     master.socket_path.clear();
     master.host = named->host;
     master.port = named->port;
+    if (std::find(failed.begin(), failed.end(), master.Describe()) != failed.end()) {
+      problems += sentinel.Describe() + " names " + master.Describe() + " too";
+      continue;
+    }
     if (Status is_master = CheckIsMaster(master); !is_master.ok()) {
       problems += sentinel.Describe() + " names " + master.Describe() + ": " + is_master.message();
+      failed.push_back(master.Describe());
       continue;
     }
     first_ = index;

@@ -73,8 +73,9 @@ class MasterLocator {
   // Asks the sentinels, starting with the one that answered last (then in the configured order),
   // for the master's address, logs in there as `login` says and checks with ROLE that it is the
   // master. Returns `login` with the master's host and port. When no sentinel names a server that
-  // says it is the master: Unavailable, naming what each sentinel answered. Takes at most about
-  // (2 x sentinels + 1) x timeout_ms.
+  // says it is the master: Unavailable, naming what each sentinel answered. A server several
+  // sentinels name is asked once per lookup, so one that does not answer costs one timeout: a
+  // lookup takes at most (sentinels + distinct masters named) x timeout_ms.
   Result<RedisAddress> Locate();
 
   const RedisSentinels& sentinels() const { return sentinels_; }

@@ -140,7 +140,9 @@ class RedisSentinelTest : public ::testing::Test {
 
   void TearDown() override {
     for (const char* name : {"sentinel", "replica", "master"}) {
-      std::system(("kill $(cat " + dir_ + "/" + name + ".pid) 2>/dev/null").c_str());
+      std::system(("kill -CONT $(cat " + dir_ + "/" + name + ".pid) 2>/dev/null; kill $(cat " +
+                   dir_ + "/" + name + ".pid) 2>/dev/null")
+                      .c_str());
     }
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
@@ -198,6 +200,27 @@ TEST_F(RedisSentinelTest, WithoutAnAnsweringSentinelTheErrorNamesEachOne) {
   EXPECT_NE(master.status().message().find("no sentinel names a master for master 'netgraph'"),
             std::string::npos)
       << master.status().message();
+}
+
+// A master that stops answering (here: stopped, so connections are accepted and never answered)
+// is named by every sentinel until they agree it is down; a lookup meanwhile asks it once, not once
+// per sentinel, so it costs one timeout (the workers' /health waits for it, and the balancer's
+// check for /health).
+TEST_F(RedisSentinelTest, AMasterThatDoesNotAnswerIsAskedOncePerLookup) {
+  const std::string sentinel =
+      "redis://:" + std::string(kSentinelPassword) + "@127.0.0.1:" + std::to_string(sentinel_);
+  Result<RedisSentinels> sentinels = RedisSentinels::Parse({sentinel, sentinel}, "netgraph");
+  ASSERT_TRUE(sentinels.ok());
+  MasterLocator locator(*sentinels, Login(), 300);
+  ASSERT_EQ(std::system(("kill -STOP $(cat " + dir_ + "/master.pid)").c_str()), 0);
+  Result<RedisAddress> master = locator.Locate();
+  std::system(("kill -CONT $(cat " + dir_ + "/master.pid)").c_str());
+  ASSERT_FALSE(master.ok());
+  const std::string named = "names 127.0.0.1:" + std::to_string(master_);
+  const std::string& message = master.status().message();
+  EXPECT_NE(message.find(named + ": "), std::string::npos) << message;
+  EXPECT_NE(message.find(named + " too"), std::string::npos) << message;
+  EXPECT_EQ(message.find(named + ": "), message.rfind(named + ": ")) << "asked once: " << message;
 }
 
 // What the outbox relay does: publish through a client that asks the sentinels at every

@@ -96,14 +96,14 @@ export function requester(url, { send = fetchSend, transportFailureIsClean = () 
 export class Ledger {
   constructor() {
     this.history = new Map();  // operation -> {outcome -> count}
-    this.unclean = [];         // the first few unclean answers, to show
+    this.unclean = [];         // the first few unclean answers, with the time (UTC), to show
   }
 
   record(operation, outcome, detail) {
     if (!this.history.has(operation)) this.history.set(operation, Object.fromEntries(OUTCOMES.map((o) => [o, 0])));
     this.history.get(operation)[outcome] += 1;
     if ((outcome === 'failed unclean' || outcome === 'hung') && this.unclean.length < 10) {
-      this.unclean.push(`${operation}: ${outcome}: ${detail}`);
+      this.unclean.push(`${new Date().toISOString().slice(11, 23)} ${operation}: ${outcome}: ${detail}`);
     }
   }
 
