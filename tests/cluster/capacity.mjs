@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
-import { CLAIM, PORTFOLIO, printTable, requester, sleep } from '../support/fault-load.mjs';
+import { CLAIM, PORTFOLIO, agentSend, printTable, requester, sleep } from '../support/fault-load.mjs';
 import { APP_HOSTS, DATABASE_HOSTS, HOSTS } from './hosts.mjs';
 import { CLIENT_ADDRESSES } from './network.mjs';
 
@@ -19,19 +19,6 @@ function cpuMicros(container) {
   return Number(/usage_usec (\d+)/.exec(stat)[1]);
 }
 
-function httpSend(agent) {
-  return (url, init) => new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method, headers: init.headers, agent, signal: init.signal }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => { text += chunk; });
-      res.on('end', () => resolve({ status: res.statusCode, headers: { get: (n) => res.headers[n.toLowerCase()] ?? null }, text }));
-      res.on('error', reject);
-    });
-    req.on('error', (error) => reject(init.signal?.aborted ? init.signal.reason : error));
-    req.end(init.body);
-  });
-}
 
 // Sends `count` operations (`operation(request, i)` returns a promise of an outcome) at most
 // `perSecond` a second from each client address, `concurrency` at a time per address; returns
@@ -39,7 +26,7 @@ function httpSend(agent) {
 // host's idle CPU (idleRates).
 async function measure(cluster, url, { count, perSecond = PER_ADDRESS_PER_SECOND, concurrency = 2, operation }) {
   const requests = CLIENT_ADDRESSES.map((localAddress) => requester(url, {
-    send: httpSend(new http.Agent({ keepAlive: true, localAddress, timeout: 4000 })),
+    send: agentSend(new http.Agent({ keepAlive: true, localAddress, timeout: 4000 })),
   }));
   const hosts = Object.keys(HOSTS);
   const before = Object.fromEntries(hosts.map((h) => [h, cpuMicros(cluster.host(h))]));

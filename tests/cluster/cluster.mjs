@@ -24,7 +24,7 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { Keypair } from '@solana/web3.js';
 import {
-  CLAIM, Ledger, OUTCOMES, checkInvariants, investorLoop, measureRecovery, newInvestor, printTable,
+  CLAIM, Ledger, OUTCOMES, agentSend, checkInvariants, investorLoop, measureRecovery, newInvestor, printTable,
   readerLoop, requester, sleep, subscribers as newSubscribers, waitConnected, wsQueryLoop,
 } from '../support/fault-load.mjs';
 import {
@@ -59,24 +59,11 @@ const log = (line) => console.log(`[${new Date().toISOString().slice(11, 23)}] $
 
 // ---------------------------------------------------------------------------------------------
 // Clients: each speaks HTTP from one of the machine's addresses on the bridge.
-function httpSend(agent) {
-  return (url, init) => new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method, headers: init.headers, agent, signal: init.signal }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => { text += chunk; });
-      res.on('end', () => resolve({ status: res.statusCode, headers: { get: (n) => res.headers[n.toLowerCase()] ?? null }, text }));
-      res.on('error', reject);
-    });
-    req.on('error', (error) => reject(init.signal?.aborted ? init.signal.reason : error));
-    req.end(init.body);
-  });
-}
 // An idle kept connection is closed after 4 s, before the balancer closes it (timeout
 // http-keep-alive 10s): a request sent on a connection the server is closing fails in transport
 // (RFC 9112, section 9.3.1), which is the client's doing, not the service's.
 const agents = CLIENT_ADDRESSES.map((localAddress) => new http.Agent({ keepAlive: true, localAddress, timeout: 4000 }));
-const sendFrom = (index) => ({ send: httpSend(agents[index % agents.length]) });
+const sendFrom = (index) => ({ send: agentSend(agents[index % agents.length]) });
 // From the instant an app host is powered off until the balancer has marked it down (and a second
 // more), a connection the balancer resets under a request is the dead host's doing: the client
 // cannot tell whether a mutation happened, as when nginx reloads (tests/faults), so it counts as a

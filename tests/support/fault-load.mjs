@@ -10,6 +10,7 @@
 // nginx's 429 `Too many requests`, which never reaches the pool),
 // indeterminate (the same for a mutation: it may or may not have happened), failed unclean, hung.
 import { randomUUID, verify } from 'node:crypto';
+import http from 'node:http';
 import { Keypair } from '@solana/web3.js';
 import { ElGamalCiphertext, ElGamalKeypair } from '@solana/zk-sdk/node';
 import { createClient } from 'graphql-ws';
@@ -34,6 +35,23 @@ export const PORTFOLIO = '{ getUserPortfolio { success data { balances { encrypt
 export const PUBLIC = ['{ networkGraph(limit: 20) { nodes { id } metadata { nodeCount } } }',
   '{ investmentData { tokenSymbol roundRaised investorCount } }'];
 export const SUBSCRIPTION = 'subscription { networkUpdated { metadata { nodeCount } } }';
+
+// Sends with node:http through `agent` (to choose the local address, or how long idle kept
+// connections live): resolves as fetchSend does; an abort rejects with the signal's reason (a
+// TimeoutError for a request past its deadline).
+export function agentSend(agent) {
+  return (url, init) => new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init.method, headers: init.headers, agent, signal: init.signal }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => { text += chunk; });
+      res.on('end', () => resolve({ status: res.statusCode, headers: { get: (n) => res.headers[n.toLowerCase()] ?? null }, text }));
+      res.on('error', reject);
+    });
+    req.on('error', (error) => reject(init.signal?.aborted ? init.signal.reason : error));
+    req.end(init.body);
+  });
+}
 
 // Sends with fetch: resolves to {status, headers (a Headers), text}.
 export async function fetchSend(url, init) {
