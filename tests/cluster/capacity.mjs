@@ -42,7 +42,9 @@ async function measure(cluster, url, { count, perSecond = PER_ADDRESS_PER_SECOND
       const i = next++;
       const wait = due - Date.now();
       if (wait > 0) await sleep(wait);
-      due += interval * concurrency;
+      // A lane that fell behind (slow answers) does not catch up in a burst, which nginx's
+      // limit_req would refuse.
+      due = Math.max(due, Date.now()) + interval * concurrency;
       const outcome = await operation(request, i, address);
       if (outcome === true) {
         ok += 1;
