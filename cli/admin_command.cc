@@ -30,7 +30,13 @@ int Grant(Arguments& arguments) {
 }  // namespace
 
 std::vector<Command> AdminCommands() {
-  return {{"admin grant", "DID", "make the user with this idpDid an administrator", Grant}};
+  return {{"admin grant",
+           "DID",
+           "make the user with this idpDid an administrator",
+           Grant,
+           {{"DID",
+             "the user's idpDid, the `sub` of the identity provider's tokens; a user not "
+             "seen yet is created"}}}};
 }
 
 }  // namespace netgraph::cli

@@ -52,13 +52,20 @@ int Keygen(Arguments& arguments) {
 
 std::vector<Command> ConfidentialCommands() {
   return {
-      {"confidential decrypt", "--secret-key K --ciphertext C",
+      {"confidential decrypt",
+       "--secret-key K --ciphertext C",
        "decrypt a twisted-ElGamal ciphertext (base64) with a secret key (base64): prints base "
        "units",
-       Decrypt},
-      {"confidential keygen", "",
+       Decrypt,
+       {{"--secret-key K", "the secret key (base64), as confidential keygen prints it"},
+        {"--ciphertext C", "an encryptedBalance or encryptedAmount (base64)"}},
+       RunAs::kAnyone},
+      {"confidential keygen",
+       "",
        "make a twisted-ElGamal key pair (base64): the public key is what redeemVoucher takes",
-       Keygen},
+       Keygen,
+       {},
+       RunAs::kAnyone},
   };
 }
 

@@ -54,8 +54,13 @@ int Import(Arguments& arguments) {
 }  // namespace
 
 std::vector<Command> GraphCommands() {
-  return {{"graph import", "FILE",
-           "add nodes and links from a JSON file ({nodes, links}; - is stdin)", Import}};
+  return {{"graph import",
+           "FILE",
+           "add nodes and links from a JSON file ({nodes, links}; - is stdin)",
+           Import,
+           {{"FILE",
+             "{\"nodes\":[{\"id\",\"type\",\"labels\"}], "
+             "\"links\":[{\"source\",\"target\",\"type\"}]}, or - for standard input"}}}};
 }
 
 }  // namespace netgraph::cli

@@ -124,13 +124,20 @@ int PrintSchema(Arguments& arguments) {
 }  // namespace
 
 std::vector<Command> GraphQLCommands() {
-  return {{"graphql validate", "--schema FILE [DOCUMENT|-]",
+  return {{"graphql validate",
+           "--schema FILE [DOCUMENT|-]",
            "validate a GraphQL document against a schema (SDL) as graphql-js does; prints the "
            "errors as JSON",
-           Validate},
-          {"graphql print-schema", "[--schema FILE]",
+           Validate,
+           {{"--schema FILE", "the schema's SDL"},
+            {"DOCUMENT", "the document's file, or - (or nothing) for standard input"}},
+           RunAs::kAnyone},
+          {"graphql print-schema",
+           "[--schema FILE]",
            "print a schema (default: the service schema) as graphql-js's printSchema does",
-           PrintSchema}};
+           PrintSchema,
+           {{"--schema FILE", "the schema's SDL (default: the one the service serves)"}},
+           RunAs::kAnyone}};
 }
 
 }  // namespace netgraph::cli

@@ -59,10 +59,14 @@ int Introspect(Arguments& arguments) {
 }  // namespace
 
 std::vector<Command> GraphQLIntrospectCommands() {
-  return {{"graphql introspect", "[--operation-name NAME] [QUERY|-]",
+  return {{"graphql introspect",
+           "[--operation-name NAME] [QUERY|-]",
            "run an introspection query (from a file or stdin) against the service schema and "
            "print the response JSON",
-           Introspect}};
+           Introspect,
+           {{"--operation-name NAME", "the operation to run when the document has several"},
+            {"QUERY", "the query's file, or - (or nothing) for standard input"}},
+           RunAs::kAnyone}};
 }
 
 }  // namespace netgraph::cli

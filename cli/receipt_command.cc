@@ -116,10 +116,15 @@ int Verify(Arguments& arguments) {
 }  // namespace
 
 std::vector<Command> ReceiptCommands() {
-  return {{"receipt verify", "(--redemption ID | --signature SIG) [--pubkey KEY] [--json]",
+  return {{"receipt verify",
+           "(--redemption ID | --signature SIG) [--pubkey KEY] [--json]",
            "check a redemption's receipt: the treasury signature over it and that it matches the "
            "stored redemption",
-           Verify}};
+           Verify,
+           {{"--redemption ID", "the redemption's id"},
+            {"--signature SIG", "or the receipt's signature (the txSignature redeemVoucher gave)"},
+            {"--pubkey KEY", "the treasury's public key (default: the configured treasury's)"},
+            {"--json", "print the receipt, the signature, the key and the outcome as JSON"}}}};
 }
 
 }  // namespace netgraph::cli

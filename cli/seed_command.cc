@@ -33,8 +33,12 @@ int Seed(Arguments& arguments) {
 }  // namespace
 
 std::vector<Command> SeedCommands() {
-  return {{"seed", "--demo",
-           "add the demo data (token, rounds, graph, users, vouchers); idempotent", Seed}};
+  return {{"seed",
+           "--demo",
+           "add the demo data (token, rounds, graph, users, vouchers) of a development stack; "
+           "idempotent",
+           Seed,
+           {{"--demo", "the demo data (the only kind there is); never on a production database"}}}};
 }
 
 }  // namespace netgraph::cli

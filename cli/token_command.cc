@@ -1,8 +1,11 @@
+// netgraphctl token set: the token the service issues vouchers of (core/domain/token_admin.h).
+//
 // netgraphctl token mint: a bearer token signed with the development key NETGRAPH_DEV_SIGNING_KEY
 // (a PEM private key for NETGRAPH_JWT_ALG), for development stacks and tests. It carries the iss
 // and aud the service expects (NETGRAPH_JWT_ISSUER / NETGRAPH_JWT_AUDIENCE) unless overridden, and
 // with --admin the configured admin role claim (NETGRAPH_ADMIN_ROLE_CLAIM, which must be
 // roles=<value>; unset: roles=["admin"]).
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -10,6 +13,8 @@
 #include "core/auth/auth_config.h"
 #include "core/auth/token_minter.h"
 #include "core/config/environment.h"
+#include "core/domain/token_admin.h"
+#include "core/store/connection.h"
 
 namespace netgraph::cli {
 namespace {
@@ -79,12 +84,60 @@ int Mint(Arguments& arguments) {
   return kExitOk;
 }
 
+int Set(Arguments& arguments) {
+  domain::TokenChange change;
+  change.name = arguments.Option("name");
+  change.symbol = arguments.Option("symbol");
+  std::optional<std::string> decimals = arguments.Option("decimals");
+  std::optional<long long> parsed = decimals ? ParseInteger(*decimals) : std::nullopt;
+  Status finished = arguments.Finish();
+  if (!finished.ok() || (decimals && !parsed) || (!change.name && !change.symbol && !decimals)) {
+    std::cerr << "netgraphctl token set: "
+              << (!finished.ok() ? finished.message()
+                  : decimals && !parsed
+                      ? std::string("--decimals must be a whole number from 0 to 9")
+                      : "name what to set: --name, --symbol or --decimals")
+              << "\n";
+    return kExitUsage;
+  }
+  if (parsed) change.decimals = static_cast<int>(std::clamp<long long>(*parsed, -1, 10));
+  config::Environment env;
+  store::Connection db(env.DatabaseUrl());
+  Result<store::TokenRow> token = domain::SetToken(db, change);
+  if (!token.ok()) {
+    std::cerr << "netgraphctl token set: " << token.status().message() << "\n";
+    return token.status().code() == StatusCode::kInvalidArgument ? kExitUsage : kExitFailed;
+  }
+  std::cout << "token: " << token->name << " (" << token->symbol << "), " << token->decimals
+            << " decimals\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 std::vector<Command> TokenCommands() {
-  return {{"token mint",
+  return {{"token set",
+           "[--name N] [--symbol S] [--decimals D]",
+           "name the token the service issues vouchers of, as investmentData shows it",
+           Set,
+           {{"--name N", "its name (1 to 100 characters)"},
+            {"--symbol S", "its symbol (1 to 10 capital letters or digits)"},
+            {"--decimals D",
+             "base units per token as a power of ten (0 to 9; default 2); "
+             "fixed once a voucher exists"}}},
+          {"token mint",
            "--sub DID [--email E] [--admin] [--ttl S] [--expired] [--issuer I] [--audience A]",
-           "print a bearer token signed with the development key NETGRAPH_DEV_SIGNING_KEY", Mint}};
+           "print a bearer token signed with the development key NETGRAPH_DEV_SIGNING_KEY "
+           "(development stacks and tests only)",
+           Mint,
+           {{"--sub DID", "the token's subject, the user's idpDid"},
+            {"--email E", "an email claim"},
+            {"--admin", "the administrators' role claim (NETGRAPH_ADMIN_ROLE_CLAIM)"},
+            {"--ttl S", "seconds until it expires (default 3600)"},
+            {"--expired", "one that has expired already"},
+            {"--issuer I", "the iss claim (default NETGRAPH_JWT_ISSUER)"},
+            {"--audience A", "the aud claim (default NETGRAPH_JWT_AUDIENCE)"}},
+           RunAs::kAnyone}};
 }
 
 }  // namespace netgraph::cli

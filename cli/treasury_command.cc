@@ -54,11 +54,20 @@ int Keygen(Arguments& arguments) {
 
 std::vector<Command> TreasuryCommands() {
   return {
-      {"treasury pubkey", "[--keypair FILE]",
-       "print the treasury's public key (base58), which verifies receipts", Pubkey},
-      {"treasury keygen", "--out FILE",
+      {"treasury pubkey",
+       "[--keypair FILE]",
+       "print the treasury's public key (base58), which verifies receipts",
+       Pubkey,
+       {{"--keypair FILE", "the keypair file (default: NETGRAPH_TREASURY_KEYPAIR_FILE)"}},
+       RunAs::kAnyone},
+      {"treasury keygen",
+       "--out FILE",
        "write a new Solana keypair file (mode 0600; never overwrites) and print its public key",
-       Keygen},
+       Keygen,
+       {{"--out FILE",
+         "where to write it; give it to the service's user afterwards (chown "
+         "netgraph:netgraph FILE)"}},
+       RunAs::kAnyone},
   };
 }
 

@@ -127,12 +127,30 @@ int Revoke(Arguments& arguments) {
 
 std::vector<Command> VoucherCommands() {
   return {
-      {"vouchers issue", "--amount A [--count N] [--round R] [--expires T] [--batch B]",
-       "issue vouchers of A tokens and print their codes (T: RFC 3339 or 90s, 30m, 12h, 7d)",
-       Issue},
-      {"vouchers list", "[--status S] [--first N] [--after ID] [--json]",
-       "list vouchers by id (tab-separated, or JSON)", List},
-      {"vouchers revoke", "CODE", "revoke an available or claimed voucher", Revoke},
+      {"vouchers issue",
+       "--amount A [--count N] [--round R] [--expires T] [--batch B]",
+       "issue vouchers of A tokens and print their codes, one per line",
+       Issue,
+       {{"--amount A", "tokens per voucher, with at most the token's decimals, e.g. 25 or 12.50"},
+        {"--count N", "how many vouchers (1 to 10000, default 1)"},
+        {"--round R", "the round they belong to (default: the current round)"},
+        {"--expires T",
+         "when they expire: RFC 3339, or a time from now (90s, 30m, 12h, 7d); "
+         "never if unset"},
+        {"--batch B", "a tag to find them by later"}}},
+      {"vouchers list",
+       "[--status S] [--first N] [--after ID] [--json]",
+       "list vouchers by id: id, code, amount, status, wallet, expiry (tab-separated, or JSON)",
+       List,
+       {{"--status S", "only those with status S: AVAILABLE, CLAIMED, REDEEMED, EXPIRED, REVOKED"},
+        {"--first N", "at most N vouchers (1 to 1000, default 100)"},
+        {"--after ID", "the vouchers after this id (the last one a page showed)"},
+        {"--json", "print a JSON array of the vouchers as allVouchers shows them"}}},
+      {"vouchers revoke",
+       "CODE",
+       "revoke an available or claimed voucher",
+       Revoke,
+       {{"CODE", "the voucher's code, as issued (any case, with or without dashes)"}}},
   };
 }
 

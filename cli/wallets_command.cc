@@ -38,10 +38,13 @@ int Reassign(Arguments& arguments) {
 }  // namespace
 
 std::vector<Command> WalletCommands() {
-  return {{"wallets reassign", "ADDRESS DID",
+  return {{"wallets reassign",
+           "ADDRESS DID",
            "bind the wallet to the user with this idpDid (unproven); the previous owner's claims "
            "on it are released and its confidential token account is reset",
-           Reassign}};
+           Reassign,
+           {{"ADDRESS", "the wallet's address (base58)"},
+            {"DID", "the idpDid of the user who gets it; a user not seen yet is created"}}}};
 }
 
 }  // namespace netgraph::cli

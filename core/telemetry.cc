@@ -60,6 +60,27 @@ void AppendFamily(std::string& out, std::string_view name, std::string_view type
   out.append(name).append(" ").append(type).append("\n");
 }
 
+void AppendLabel(std::string& labels, std::string_view name, std::string_view value) {
+  if (!labels.empty()) labels.push_back(',');
+  labels.append(name).append("=\"");
+  for (char c : value) {
+    switch (c) {
+      case '\\':
+        labels.append("\\\\");
+        break;
+      case '"':
+        labels.append("\\\"");
+        break;
+      case '\n':
+        labels.append("\\n");
+        break;
+      default:
+        labels.push_back(c);
+    }
+  }
+  labels.push_back('"');
+}
+
 void AppendSample(std::string& out, std::string_view name, std::string_view labels,
                   std::string_view value) {
   out.append(name);

@@ -4,7 +4,7 @@
 //
 // By default the counters live in this process's memory (netgraph-ws reports them itself). A
 // FastCGI worker points them at its slot of the pool's shared-memory scoreboard
-// (fcgi/scoreboard.h) with UseCounterStorage, so whichever worker answers a scrape reads
+// (fcgi/pool/scoreboard.h) with UseCounterStorage, so whichever worker answers a scrape reads
 // everyone's. Each process is single-threaded where it counts, so a slot has one writer: relaxed
 // atomics.
 #ifndef NETGRAPH_CORE_TELEMETRY_H_
@@ -23,7 +23,8 @@
 
 namespace netgraph::telemetry {
 
-// Counters, except kDocumentCacheBytes, a gauge (what the document cache holds now).
+// Counters, except kDocumentCacheBytes and kReadCacheBytes, gauges (what the document cache and
+// the read cache hold now).
 enum class Counter : std::size_t {
   kDocumentCacheHits,
   kDocumentCacheMisses,
@@ -42,6 +43,7 @@ enum class Counter : std::size_t {
   kJwtRefusedClaims,  // iss, aud, sub or another required claim wrong or missing
   kReadCacheHits,     // public reads answered from the read cache (core/api/read_cache.h)
   kReadCacheMisses,   // public reads the read cache sent to PostgreSQL (while it is on)
+  kReadCacheBytes,    // what the read cache holds, keys included
   kCount,
 };
 constexpr std::size_t kCounterCount = static_cast<std::size_t>(Counter::kCount);
@@ -75,6 +77,11 @@ std::size_t BucketIndex(std::span<const double> bounds, double seconds);
 // Appends a metric family's HELP and TYPE lines (Prometheus text format).
 void AppendFamily(std::string& out, std::string_view name, std::string_view type,
                   std::string_view help);
+// Appends `name="value"` to a sample's label set `labels` (after a comma unless it is empty), the
+// value escaped as the text format requires: backslash, double quote and line feed as \\, \" and
+// \n. Whatever a label's value holds, it cannot end the label or the line early (and so forge
+// another label or sample).
+void AppendLabel(std::string& labels, std::string_view name, std::string_view value);
 // Appends one sample: `name{labels} value`, without braces when `labels` is empty.
 void AppendSample(std::string& out, std::string_view name, std::string_view labels,
                   std::string_view value);

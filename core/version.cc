@@ -1,7 +1,5 @@
 #include "core/version.h"
 
-#include <string>
-
 namespace netgraph {
 
 // NETGRAPH_BUILD_VERSION and NETGRAPH_BUILD_COMMIT are defined for this file only
@@ -9,13 +7,5 @@ namespace netgraph {
 std::string_view ReleaseVersion() { return NETGRAPH_BUILD_VERSION; }
 
 std::string_view BuildCommit() { return NETGRAPH_BUILD_COMMIT; }
-
-std::string_view Version() {
-  static const std::string version =
-      BuildCommit() == "unknown"
-          ? std::string(ReleaseVersion())
-          : std::string(ReleaseVersion()) + "+g" + std::string(BuildCommit());
-  return version;
-}
 
 }  // namespace netgraph

@@ -2,6 +2,13 @@
 // environment, then LoadService reads the service's, reports every configuration mistake at once
 // and creates the service; then the daemon takes its listening socket (daemon/listen_socket.h).
 //
+// Before it reads any key file, LoadService makes the process non-dumpable (prctl
+// PR_SET_DUMPABLE 0): the daemons hold the treasury's seed, the update-signing key and the token
+// keys, and a core dump, or another process of the same user attaching with ptrace or reading
+// /proc/PID/mem, would copy them. A non-dumpable process writes no core dump and only a process
+// with CAP_SYS_PTRACE may attach to it; /proc/PID/{mem,environ,fd,maps} are root's. The pool's
+// workers and relay, forked from it, inherit the setting.
+//
 // A configuration mistake ends the process with kExitConfig, which the systemd units name in
 // RestartPreventExitStatus: systemd does not restart a daemon into the same mistake forever.
 #ifndef NETGRAPH_DAEMON_STARTUP_H_
@@ -28,15 +35,27 @@ struct LoadedService {
 // every bad variable), lets `adjust` change it, and creates the service, which reads the key files.
 // Applies the log level only on success, then fetches the JWKS URL if one is configured (a fetch
 // that fails is logged, not an error: see core/auth/jwks_key_set.h). Logs `env`'s warnings
-// (deprecated names). An error means: log it and exit with kExitConfig (at start), or keep the
-// running configuration (on a reload).
+// (deprecated names, names that are no settings). The update signing key file must be private to
+// the process's user, as the treasury keypair (core/crypto/private_file.h). An error means: log it
+// and exit with kExitConfig (at start), or keep the running configuration (on a reload).
 Result<LoadedService> LoadService(config::Environment& env,
                                   const std::function<void(api::ServiceConfig&)>& adjust = nullptr);
+
+// At start: refuses (an error to log before exiting 1) a database whose schema is older than this
+// release needs (core/store/migrations.h). When PostgreSQL cannot be reached it logs a warning and
+// returns Ok: the service starts and serves what it can (/health says 503), and the schema is
+// normally checked already, by netgraph-migrate.service, which the units start first.
+Status CheckDatabaseSchema(config::Environment& env);
 
 // --check-config's answer for a configuration read from `env` with the outcome `read`: on success
 // one line on stdout naming the file read, and exit status 0; otherwise each problem on its own
 // log line (stderr), and kExitConfig.
 int CheckConfiguration(const Status& read, const config::Environment& env);
+
+// --print-config's answer: every setting the daemon read, one `NAME=value  # source` line each on
+// stdout, by name (the value it uses, the default when unset; passwords in URLs masked; the source
+// "environment", "<file>:<line>" or "default"), then the same outcome as CheckConfiguration.
+int PrintConfiguration(const Status& read, const config::Environment& env);
 
 }  // namespace netgraph::daemon
 

@@ -5,6 +5,7 @@
 // the new service (new keys, limits and worker count); the listening socket stays.
 #include <unistd.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -16,26 +17,30 @@
 #include "daemon/command_line.h"
 #include "daemon/listen_socket.h"
 #include "daemon/startup.h"
-#include "fcgi/connection_handoff.h"
-#include "fcgi/cors.h"
-#include "fcgi/data_generation.h"
-#include "fcgi/outbox_relay_process.h"
-#include "fcgi/prefork_master.h"
-#include "fcgi/scoreboard.h"
-#include "fcgi/worker.h"
+#include "daemon/systemd_notify.h"
+#include "fcgi/http/cors.h"
+#include "fcgi/pool/connection_handoff.h"
+#include "fcgi/pool/data_generation.h"
+#include "fcgi/pool/master.h"
+#include "fcgi/pool/outbox_relay_process.h"
+#include "fcgi/pool/scoreboard.h"
+#include "fcgi/pool/shared_memory.h"
+#include "fcgi/pool/worker.h"
 
 namespace {
 
 using namespace netgraph;
 
-constexpr const char* kUsage =
-    "usage: netgraph-fcgi [--check-config | --version | --help]\n"
-    "Serves GraphQL over FastCGI with a pre-forked worker pool. Configured by environment "
-    "variables\n"
-    "and NETGRAPH_CONFIG_FILE; see docs/operations.md. --check-config validates the "
-    "configuration\n"
-    "and exits (0, or 78 listing every problem). Signals: TERM stops gracefully, HUP reloads the\n"
-    "configuration and replaces workers one by one.\n";
+// --help's description (daemon/command_line.h adds the options and the man page is made from it).
+constexpr const char* kAbout =
+    "Serves GraphQL over FastCGI with a pre-forked worker pool: a master, NETGRAPH_WORKERS\n"
+    "workers that accept on the socket systemd passes (or NETGRAPH_FCGI_LISTEN), and the\n"
+    "outbox relay that publishes graph updates on Redis.\n"
+    "\n"
+    "Signals:\n"
+    "  TERM  stop: the workers finish their requests, then exit; idle connections from\n"
+    "        nginx go to systemd's file descriptor store for the next start\n"
+    "  HUP   reload: read the configuration again and replace the workers one by one\n";
 
 // One reading of the configuration: everything the master forks its children from.
 struct Configuration {
@@ -66,6 +71,14 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
       std::chrono::milliseconds(env.Int("NETGRAPH_SLOW_REQUEST_MS", 1000, 0, 3600000));
   read->worker.pool.ws_address = env.String("NETGRAPH_WS_LISTEN", "/run/netgraph/ws.sock");
   read->listen = env.String("NETGRAPH_FCGI_LISTEN", "/run/netgraph/fcgi.sock");
+  if (Status listen = daemon::CheckListenAddress("NETGRAPH_FCGI_LISTEN", read->listen);
+      !listen.ok()) {
+    env.AddProblem(listen.message());
+  }
+  read->worker.io_timeout = std::chrono::milliseconds(
+      env.Int("NETGRAPH_FCGI_IO_TIMEOUT_MS", read->worker.io_timeout.count(), 100, 600000));
+  read->worker.idle_timeout = std::chrono::milliseconds(
+      env.Int("NETGRAPH_FCGI_IDLE_TIMEOUT_MS", read->worker.idle_timeout.count(), 1000, 86400000));
   read->backlog = static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", 1024, 1, 65535));
   Result<fcgi::CorsPolicy> cors = fcgi::CorsPolicy::FromOrigins(env.List("NETGRAPH_CORS_ORIGINS"));
   if (cors.ok()) {
@@ -78,8 +91,8 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
 }
 
 // What outlives reloads: the listening socket, the connection hand-off queue (so that connections
-// handed off by old workers reach new ones) and the shared memory every child maps (made by the
-// master before its first fork, so that children of every configuration share them).
+// handed off by old workers reach new ones) and the parts of the shared memory every child maps
+// (made by the master before its first fork, so that children of every configuration share them).
 struct Shared {
   int listen_fd = -1;
   fcgi::Scoreboard* scoreboard = nullptr;  // null with NETGRAPH_SCOREBOARD=off
@@ -101,7 +114,13 @@ fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, const Share
   plan.roles = {
       {"worker", configuration->workers,
        [configuration] {
-         return fcgi::RunWorker(configuration->worker, *configuration->loaded.service);
+         api::Service& service = *configuration->loaded.service;
+         // A JWKS URL's keys are kept fresh on a thread of the worker's own: no request waits on
+         // the identity provider (core/auth/jwks_key_set.h).
+         if (const std::shared_ptr<auth::JwksKeySet>& keys = service.token_key_set()) {
+           keys->RefreshInBackground();
+         }
+         return fcgi::RunWorker(configuration->worker, service);
        }},
       {"relay", 1,
        [configuration] {
@@ -115,11 +134,40 @@ fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, const Share
   return plan;
 }
 
+// nginx's idle connections to the pool outlive a restart (docs/operations.md, "Upgrading"): at
+// stop the workers hand them to the queue, and the master leaves what is queued in systemd's
+// file descriptor store; the next master puts them back into the queue for its workers. A request
+// nginx sent on one meanwhile waits in it, unread, instead of failing.
+void ResumeStoredConnections(const fcgi::ConnectionHandoff& handoff, std::vector<int> fds) {
+  if (fds.empty()) return;
+  daemon::NotifySystemd(std::string("FDSTOREREMOVE=1\nFDNAME=") + daemon::kStoredConnectionName);
+  std::size_t queued = 0;
+  for (std::size_t at = 0; at < fds.size(); at += fcgi::ConnectionHandoff::kMaxPerMessage) {
+    const std::size_t count = std::min(fcgi::ConnectionHandoff::kMaxPerMessage, fds.size() - at);
+    if (handoff.Put(fds.data() + at, count)) queued += count;
+  }
+  for (int fd : fds) ::close(fd);
+  log::Info("serving " + std::to_string(queued) + " of " + std::to_string(fds.size()) +
+            " connections from nginx that the previous run left in systemd's store");
+}
+
+void StoreQueuedConnections(const fcgi::ConnectionHandoff& handoff) {
+  std::vector<int> fds;
+  while (handoff.Take(&fds)) {
+  }
+  if (fds.empty()) return;
+  if (daemon::StoreInSystemd(fds, daemon::kStoredConnectionName)) {
+    log::Info("left " + std::to_string(fds.size()) +
+              " idle connections from nginx in systemd's store for the next start");
+  }
+  for (int fd : fds) ::close(fd);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const daemon::Invocation invocation =
-      daemon::ParseCommandLine(argc, argv, "netgraph-fcgi", kUsage);
+      daemon::ParseCommandLine(argc, argv, "netgraph-fcgi", kAbout);
   if (invocation.exit_status) return *invocation.exit_status;
   log::Init("netgraph-fcgi");
 
@@ -128,9 +176,16 @@ int main(int argc, char** argv) {
   if (invocation.check_config) {
     return daemon::CheckConfiguration(configuration.status(), env);
   }
+  if (invocation.print_config) {
+    return daemon::PrintConfiguration(configuration.status(), env);
+  }
   if (!configuration.ok()) {
     log::Error(configuration.status().message());
     return daemon::kExitConfig;
+  }
+  if (Status schema = daemon::CheckDatabaseSchema(env); !schema.ok()) {
+    log::Error(schema.message());
+    return 1;
   }
 
   Result<daemon::ServingSocket> socket =
@@ -141,9 +196,18 @@ int main(int argc, char** argv) {
   }
   Shared shared;
   shared.listen_fd = socket->fd;
+  // One region for all of them, mapped before the first fork (php-fpm's fpm_shm).
+  Result<std::unique_ptr<fcgi::SharedMemory>> memory =
+      fcgi::SharedMemory::Create(fcgi::SharedMemory::Bytes(
+          {(*configuration)->scoreboard ? fcgi::Scoreboard::SharedBytes() : 0,
+           fcgi::SharedDataGeneration::kSharedBytes, fcgi::ConnectionHandoff::kSharedBytes}));
+  if (!memory.ok()) {
+    log::Error(memory.status().message());
+    return 1;
+  }
   std::unique_ptr<fcgi::Scoreboard> scoreboard;
   if ((*configuration)->scoreboard) {
-    Result<std::unique_ptr<fcgi::Scoreboard>> created = fcgi::Scoreboard::Create();
+    Result<std::unique_ptr<fcgi::Scoreboard>> created = fcgi::Scoreboard::Create(**memory);
     if (!created.ok()) {
       log::Error(created.status().message());
       return 1;
@@ -157,18 +221,20 @@ int main(int argc, char** argv) {
         "NETGRAPH_REQUEST_TIMEOUT_MS is not enforced");
   }
   Result<std::unique_ptr<fcgi::SharedDataGeneration>> generation =
-      fcgi::SharedDataGeneration::Create();
+      fcgi::SharedDataGeneration::Create(**memory);
   if (!generation.ok()) {
     log::Error(generation.status().message());
     return 1;
   }
   shared.generation = generation->get();
-  Result<std::unique_ptr<fcgi::ConnectionHandoff>> handoff = fcgi::ConnectionHandoff::Create();
+  Result<std::unique_ptr<fcgi::ConnectionHandoff>> handoff =
+      fcgi::ConnectionHandoff::Create(**memory);
   if (!handoff.ok()) {
     log::Error(handoff.status().message());
     return 1;
   }
   shared.handoff = handoff->get();
+  ResumeStoredConnections(*shared.handoff, std::move(socket->stored_connections));
   log::Info("serving on " + socket->where + " with " + std::to_string((*configuration)->workers) +
             " workers");
 
@@ -179,6 +245,7 @@ int main(int argc, char** argv) {
         return PlanFor(std::move(fresh), shared);
       });
   int status = master.Run();
+  StoreQueuedConnections(*shared.handoff);
   socket->file.Remove();
   return status;
 }

@@ -1,26 +1,27 @@
-// The live network graph at /: draws networkGraph with a d3-force simulation in SVG, shows
-// investmentData beside it, and merges every networkUpdated (graphql-ws, at /graphql) into the
-// drawing, highlighting what is new. The element #graph carries data-node-count, data-link-count,
-// data-last-updated and data-connection, the state tools and tests read.
-import { forceCenter, forceCollide, forceLink, forceManyBody, forceSimulation } from 'd3-force';
+// The live network graph at /: draws networkGraph on a canvas (graph-view.js), laid out by d3-force
+// in a worker (graph-layout.js), shows investmentData beside it, and merges every networkUpdated
+// (graphql-ws, at /graphql) into the drawing, highlighting the nodes and links each update
+// touches. The view fits the graph to the window until the user zooms or pans (graph-input.js);
+// a node's details show on hover, tap or search (graph-details.js).
+//
+// For tools and tests: the element #graph carries data-node-count, data-link-count,
+// data-last-updated, data-connection, data-layout (running, settled), data-fit (auto, manual),
+// data-zoom and data-selected; window.netgraphGraph reads what is drawn (see the end of this file).
 import { createClient } from 'graphql-ws';
+import { NodeDetails } from './graph-details.js';
+import { attachInput } from './graph-input.js';
+import { GraphStore } from './graph-store.js';
+import { GraphView } from './graph-view.js';
 
-// How many of the most recently changed nodes the page loads (networkGraph's limit).
-const GRAPH_LIMIT = 500;
-const FRESH_MS = 4000;  // how long new nodes and links stay highlighted
-const SVG_NS = 'http://www.w3.org/2000/svg';
+// How many of the most recently changed nodes the page loads: networkGraph's largest limit. More
+// arrive through networkUpdated.
+const GRAPH_LIMIT = 1000;
 
 const httpUrl = new URL('/graphql', location.href).href;
 const wsUrl = httpUrl.replace(/^http/, 'ws');
 
 const container = document.getElementById('graph');
-const svg = document.getElementById('drawing');
-const tooltip = document.getElementById('tooltip');
-const linkLayer = svg.appendChild(document.createElementNS(SVG_NS, 'g'));
-const nodeLayer = svg.appendChild(document.createElementNS(SVG_NS, 'g'));
-
-const nodes = new Map();  // id -> {id, type, labels, x, y, element}
-const links = new Map();  // "source|target|type" -> {source, target, type, element}
+const canvas = document.getElementById('drawing');
 let lastUpdated = null;
 
 const palette = ['#3b7dd8', '#e0612f', '#2f9e6e', '#9b59b6', '#c9a227', '#d6457a', '#4aa3b5'];
@@ -28,16 +29,16 @@ const palette = ['#3b7dd8', '#e0612f', '#2f9e6e', '#9b59b6', '#c9a227', '#d6457a
 const knownTypes = ['Investor', 'Wallet', 'Round', 'Token', 'Treasury', 'Pool'];
 const legend = new Map();
 function colourOf(type) {
+  const known = legend.get(type);
+  if (known) return known;
   let index = knownTypes.indexOf(type);
   if (index < 0) index = [...type].reduce((sum, c) => sum + c.charCodeAt(0), 0);
   const colour = palette[index % palette.length];
-  if (!legend.has(type)) {
-    legend.set(type, colour);
-    const item = document.createElement('li');
-    item.textContent = type;
-    item.style.setProperty('--colour', colour);
-    document.getElementById('legend').append(item);
-  }
+  legend.set(type, colour);
+  const item = document.createElement('li');
+  item.textContent = type;
+  item.style.setProperty('--colour', colour);
+  document.getElementById('legend').append(item);
   return colour;
 }
 
@@ -52,129 +53,51 @@ async function graphql(query, variables) {
   return body.data;
 }
 
-const simulation = forceSimulation()
-  .force('charge', forceManyBody().strength(-60))
-  .force('link', forceLink().id((n) => n.id).distance(40))
-  .force('collide', forceCollide(9))
-  .on('tick', draw);
+const store = new GraphStore(() => {
+  container.dataset.layout = store.layoutRunning ? 'running' : 'settled';
+  view.request();
+});
+const view = new GraphView(canvas, store, colourOf, () => {
+  container.dataset.fit = view.fitting ? 'auto' : 'manual';
+  container.dataset.zoom = view.k.toFixed(3);
+  container.dataset.selected = view.selected?.id ?? '';
+  document.getElementById('fit').setAttribute('aria-pressed', String(view.fitting));
+});
 
-function size() {
-  return { width: svg.clientWidth || 600, height: svg.clientHeight || 400 };
-}
-
-function resize() {
-  const { width, height } = size();
-  svg.setAttribute('viewBox', `${-width / 2} ${-height / 2} ${width} ${height}`);
-  simulation.force('center', forceCenter(0, 0));
-}
-
-function radiusOf(node) {
-  return node.type === 'Round' || node.type === 'Token' ? 9 : 6;
-}
-
-function draw() {
-  for (const link of links.values()) {
-    link.element.setAttribute('x1', link.source.x);
-    link.element.setAttribute('y1', link.source.y);
-    link.element.setAttribute('x2', link.target.x);
-    link.element.setAttribute('y2', link.target.y);
-  }
-  for (const node of nodes.values()) {
-    node.element.setAttribute('cx', node.x);
-    node.element.setAttribute('cy', node.y);
+// Selects `node` (null: none), shows its details and, unless told otherwise, centres it.
+function select(node, { centre = true } = {}) {
+  view.select(node);
+  details.show(node);
+  if (node && centre) {
+    view.centreOn(node);
+    details.showTooltip(null);
   }
 }
+const details = new NodeDetails(store, container, select);
+attachInput({ canvas, view, store, details, select });
 
-function highlight(element) {
-  element.classList.add('fresh');
-  setTimeout(() => element.classList.remove('fresh'), FRESH_MS);
-}
-
-function showTooltip(node, event) {
-  const box = container.getBoundingClientRect();
-  tooltip.textContent = `${node.type}: ${node.labels.length ? node.labels.join(', ') : node.id}`;
-  tooltip.style.left = `${event.clientX - box.left + 12}px`;
-  tooltip.style.top = `${event.clientY - box.top + 12}px`;
-  tooltip.hidden = false;
-}
-
-// Dragging a node (mouse or touch) pins it to the pointer while the simulation re-arranges.
-function makeDraggable(node) {
-  const element = node.element;
-  element.addEventListener('pointerdown', (event) => {
-    element.setPointerCapture(event.pointerId);
-    const matrix = svg.getScreenCTM().inverse();
-    const move = (e) => {
-      const point = new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix);
-      node.fx = point.x;
-      node.fy = point.y;
-      showTooltip(node, e);
-      simulation.alphaTarget(0.3).restart();
-    };
-    const up = () => {
-      node.fx = null;
-      node.fy = null;
-      simulation.alphaTarget(0);
-      element.removeEventListener('pointermove', move);
-      tooltip.hidden = true;
-    };
-    element.addEventListener('pointermove', move);
-    element.addEventListener('pointerup', up, { once: true });
-    element.addEventListener('pointercancel', up, { once: true });
-    showTooltip(node, event);
-  });
-  element.addEventListener('pointerenter', (event) => showTooltip(node, event));
-  element.addEventListener('pointerleave', () => { tooltip.hidden = true; });
-}
-
-// Adds the nodes and links not drawn yet (links only between drawn nodes); returns how many nodes
-// were new. `fresh` highlights what was added.
+const changes = document.getElementById('changes');
 function merge(graph, fresh) {
-  let added = 0;
-  for (const incoming of graph.nodes) {
-    const known = nodes.get(incoming.id);
-    if (known) {
-      known.type = incoming.type;
-      known.labels = incoming.labels;
-      continue;
-    }
-    const element = document.createElementNS(SVG_NS, 'circle');
-    const node = { ...incoming, element, x: (Math.random() - 0.5) * 40, y: (Math.random() - 0.5) * 40 };
-    element.setAttribute('class', 'node');
-    element.setAttribute('r', radiusOf(node));
-    element.setAttribute('fill', colourOf(node.type));
-    element.dataset.id = node.id;
-    element.dataset.type = node.type;
-    nodeLayer.append(element);
-    makeDraggable(node);
-    nodes.set(node.id, node);
-    if (fresh) highlight(element);
-    added += 1;
-  }
-  for (const incoming of graph.links) {
-    const key = `${incoming.source}|${incoming.target}|${incoming.type}`;
-    if (links.has(key) || !nodes.has(incoming.source) || !nodes.has(incoming.target)) continue;
-    const element = document.createElementNS(SVG_NS, 'line');
-    element.setAttribute('class', 'link');
-    element.dataset.type = incoming.type;
-    linkLayer.append(element);
-    links.set(key, { source: incoming.source, target: incoming.target, type: incoming.type, element });
-    if (fresh) highlight(element);
-  }
+  const { added, changed, links } = store.merge(graph, fresh, Date.now());
   if (graph.metadata?.lastUpdated) lastUpdated = graph.metadata.lastUpdated;
-  simulation.nodes([...nodes.values()]);
-  simulation.force('link').links([...links.values()]);
-  simulation.alpha(added > 0 ? 0.5 : 0.1).restart();
+  const shown = details.shown?.id;
+  if (graph.nodes.some((n) => n.id === shown) || graph.links.some((l) => l.source === shown || l.target === shown)) {
+    details.refresh();
+  }
   publishState();
-  return added;
+  if (fresh) {
+    changes.textContent = `Last update: ${added} new nodes, ${changed} changed, ${links} new links.`;
+  }
+  view.request();
 }
 
 function publishState() {
-  container.dataset.nodeCount = String(nodes.size);
-  container.dataset.linkCount = String(links.size);
+  container.dataset.nodeCount = String(store.nodes.size);
+  container.dataset.linkCount = String(store.links.size);
   container.dataset.lastUpdated = lastUpdated ?? '';
-  document.getElementById('node-count').textContent = nodes.size;
-  document.getElementById('link-count').textContent = links.size;
+  container.dataset.layout = store.layoutRunning ? 'running' : 'settled';
+  document.getElementById('node-count').textContent = store.nodes.size;
+  document.getElementById('link-count').textContent = store.links.size;
   document.getElementById('last-updated').textContent =
     lastUpdated ? new Date(lastUpdated).toLocaleString() : '–';
 }
@@ -271,8 +194,38 @@ function subscribe() {
   });
 }
 
-resize();
-window.addEventListener('resize', resize);
+// What the page has drawn, read-only, for tools and tests (page.evaluate in
+// tests/browser/graph-page.test.mjs). Screen positions are CSS px from the canvas's top left
+// corner, as of the last drawing.
+window.netgraphGraph = Object.freeze({
+  // One node: {id, type, labels, links: [{source, target, type}], x, y, radius, fresh, selected},
+  // or null.
+  node(id) {
+    const node = store.nodes.get(id);
+    const frame = view.frame;
+    if (!node || !frame) return null;
+    return {
+      id: node.id, type: node.type, labels: [...node.labels],
+      links: node.links.map((link) => ({ source: link.source.id, target: link.target.id, type: link.type })),
+      x: node.x * frame.k + frame.tx, y: node.y * frame.k + frame.ty, radius: view.radiusOnScreen(node),
+      fresh: node.freshUntil > Date.now(), selected: view.selected === node,
+    };
+  },
+  // The ids of the nodes (of `type`, when given), oldest first.
+  ids(type) {
+    return [...store.nodes.values()].filter((node) => !type || node.type === type).map((node) => node.id);
+  },
+  // The last drawing: {width, height, k, tx, ty, fitting, nodes, inView, labels, drawMs, bounds:
+  // {left, top, right, bottom} of all nodes on screen}, or null before the first.
+  frame() {
+    return view.frame && structuredClone(view.frame);
+  },
+  // How long the recent drawings took, in ms (up to 240, oldest first).
+  drawTimes() {
+    return [...view.drawTimes];
+  },
+});
+
 loadGraph()
   .catch((error) => console.warn('networkGraph:', error.message))
   .finally(subscribe);

@@ -18,7 +18,20 @@ graphql::ExecutionResult RequestError(std::string_view message) {
   return {false, {}, nlohmann::json::array({{{"message", message}}}).dump()};
 }
 
+// A refusal of the operation queue, with the code clients recognise it by.
+graphql::ExecutionResult QueueFullError(std::string_view message) {
+  return {
+      false,
+      {},
+      nlohmann::json::array({{{"message", message}, {"extensions", {{"code", kQueueFullCode}}}}})
+          .dump()};
+}
+
 constexpr std::size_t kTrimAfterReleasedBytes = 1024 * 1024;
+
+// What a queued operation holds besides its request and id: the job and its two closures, the
+// caller's identity, the pending entry.
+constexpr std::size_t kJobOverheadBytes = 512;
 
 // Whoever can publish on Redis can send refused messages at will: at most two lines per interval.
 constexpr std::chrono::seconds kRefusalLogInterval{10};
@@ -92,7 +105,10 @@ StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
   }
 
   SubscriptionKey key = SubscriptionKey::Of(request);
-  if (Status admitted = hub_.Admit(key, document.get(), subscriber); !admitted.ok()) {
+  const Client& client = ClientOf(subscriber);
+  if (Status admitted = hub_.Admit(key, document.get(), subscriber,
+                                   workers_.HeldBy(client.connection, client.address));
+      !admitted.ok()) {
     return {StartResult::Kind::kRequestError, RequestError(admitted.message())};
   }
   if (hub_.Join(key, subscriber, id)) return {StartResult::Kind::kSubscribed, {}};
@@ -121,50 +137,84 @@ StartResult GraphqlBackend::StartOnWorker(Subscriber& subscriber, const std::str
   const auto& scope = static_cast<const api::RequestScope&>(*context);
   std::optional<auth::Identity> identity;
   if (scope.identity() != nullptr) identity = *scope.identity();
-  const std::uint64_t ticket = ++next_ticket_;
+  const Client& client = ClientOf(subscriber);
+  DatabaseWorkers::Job job;
+  job.connection = client.connection;
+  job.address = client.address;
+  job.ticket = ++next_ticket_;
+  // The id is held twice (pending_ and the completion).
+  job.bytes = request.held_bytes() + 2 * id.capacity() + kJobOverheadBytes;
+  job.work = [request, credentials = scope.credentials(), identity](api::Service& service) {
+    api::RequestScope worker_scope(service, credentials, identity);
+    graphql::Engine& engine = service.engine();
+    std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(request.query);
+    graphql::ExecuteParams params;
+    if (request.operation_name) params.operation_name = *request.operation_name;
+    params.variables = request.variables.is_null() ? nullptr : &request.variables;
+    params.context = &worker_scope;
+    graphql::ExecutionResult result = engine.Execute(*document, params);
+    return StartResult{
+        result.has_data ? StartResult::Kind::kResult : StartResult::Kind::kRequestError,
+        std::move(result)};
+  };
+  job.completion = [this, subscriber = &subscriber, id, ticket = job.ticket,
+                    bytes = job.bytes](StartResult result) {
+    NoteReleased(bytes);
+    auto pending = pending_.find({subscriber, id});
+    if (pending == pending_.end() || pending->second != ticket) return;  // stopped meanwhile
+    pending_.erase(pending);
+    subscriber->OnResult(id, result);
+  };
+  const std::uint64_t ticket = job.ticket;
+  if (std::optional<OperationQueue::Refusal> refusal =
+          workers_.Submit(std::move(job), hub_.HeldBy(subscriber))) {
+    return {StartResult::Kind::kRequestError, QueueFullError(refusal->message)};
+  }
   pending_[{&subscriber, id}] = ticket;
-  workers_.Submit(
-      [request, credentials = scope.credentials(), identity](api::Service& service) {
-        api::RequestScope worker_scope(service, credentials, identity);
-        graphql::Engine& engine = service.engine();
-        std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(request.query);
-        graphql::ExecuteParams params;
-        if (request.operation_name) params.operation_name = *request.operation_name;
-        params.variables = request.variables.is_null() ? nullptr : &request.variables;
-        params.context = &worker_scope;
-        graphql::ExecutionResult result = engine.Execute(*document, params);
-        return StartResult{
-            result.has_data ? StartResult::Kind::kResult : StartResult::Kind::kRequestError,
-            std::move(result)};
-      },
-      [this, subscriber = &subscriber, id, ticket](StartResult result) {
-        auto pending = pending_.find({subscriber, id});
-        if (pending == pending_.end() || pending->second != ticket) return;  // stopped meanwhile
-        pending_.erase(pending);
-        subscriber->OnResult(id, result);
-      });
   return {StartResult::Kind::kPending, {}};
 }
 
 void GraphqlBackend::Stop(Subscriber& subscriber, const std::string& id) {
-  pending_.erase({&subscriber, id});
+  std::size_t released = 0;
+  if (auto pending = pending_.find({&subscriber, id}); pending != pending_.end()) {
+    released += workers_.Cancel(ClientOf(subscriber).connection, pending->second).bytes;
+    pending_.erase(pending);
+  }
   std::size_t held = hub_.held_bytes();
   hub_.Leave(subscriber, id);
-  ReleaseFreedMemory(held);
+  NoteReleased(released + held - hub_.held_bytes());
 }
 
 void GraphqlBackend::StopAll(Subscriber& subscriber) {
+  std::size_t released = workers_.CancelAll(ClientOf(subscriber).connection).bytes;
   for (auto pending = pending_.lower_bound({&subscriber, std::string()});
        pending != pending_.end() && pending->first.first == &subscriber;) {
     pending = pending_.erase(pending);
   }
   std::size_t held = hub_.held_bytes();
   hub_.LeaveAll(subscriber);
-  ReleaseFreedMemory(held);
+  NoteReleased(released + held - hub_.held_bytes());
 }
 
-void GraphqlBackend::ReleaseFreedMemory(std::size_t held_before) {
-  released_since_trim_ += held_before - hub_.held_bytes();
+void GraphqlBackend::Connected(Subscriber& subscriber, std::string address) {
+  clients_[&subscriber] = Client{++next_connection_, address};
+  hub_.Connected(subscriber, std::move(address));
+}
+
+void GraphqlBackend::Disconnected(Subscriber& subscriber) {
+  StopAll(subscriber);
+  hub_.Disconnected(subscriber);
+  clients_.erase(&subscriber);
+}
+
+const GraphqlBackend::Client& GraphqlBackend::ClientOf(Subscriber& subscriber) const {
+  static const Client kUnknown;
+  auto client = clients_.find(&subscriber);
+  return client == clients_.end() ? kUnknown : client->second;
+}
+
+void GraphqlBackend::NoteReleased(std::size_t bytes) {
+  released_since_trim_ += bytes;
   if (released_since_trim_ < kTrimAfterReleasedBytes) return;
   released_since_trim_ = 0;
   ::malloc_trim(0);

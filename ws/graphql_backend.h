@@ -6,6 +6,10 @@
 // run on the database worker threads (ws/database_workers.h), each with its own service and
 // connection, and their outcomes come back to the loop. The loop's own database connection only
 // serves the catch-up from the outbox (ws/update_feed.h).
+//
+// It is also the ClientDirectory: it numbers each connection and keeps its client address, which
+// the operation queue's bounds and turns go by (ws/operation_queue.h), and it counts what a client
+// holds in the hub and in the queue against the same MemoryLimits.
 #ifndef NETGRAPH_WS_GRAPHQL_BACKEND_H_
 #define NETGRAPH_WS_GRAPHQL_BACKEND_H_
 
@@ -30,7 +34,10 @@
 
 namespace netgraph::ws {
 
-class GraphqlBackend final : public Backend, public EventExecutor, private OutboxReader {
+class GraphqlBackend final : public Backend,
+                             public EventExecutor,
+                             public ClientDirectory,
+                             private OutboxReader {
  public:
   // `listen` is called with each new subscription's topic: the Redis channel to subscribe to.
   // `token_leeway`: NETGRAPH_JWT_LEEWAY_SECONDS, how long after its exp a token is still accepted.
@@ -41,7 +48,11 @@ class GraphqlBackend final : public Backend, public EventExecutor, private Outbo
                  std::size_t max_update_bytes);
 
   // Where the server reports each connection's client address (the per-address bounds).
-  ClientDirectory& clients() { return hub_; }
+  ClientDirectory& clients() { return *this; }
+
+  // ClientDirectory
+  void Connected(Subscriber& subscriber, std::string address) override;
+  void Disconnected(Subscriber& subscriber) override;
 
   // A message was published on Redis `channel`: one update for the subscriptions fed by it, once
   // it is authenticated (service.updates()) and parsed; anything else is dropped and logged
@@ -67,18 +78,30 @@ class GraphqlBackend final : public Backend, public EventExecutor, private Outbo
   Result<store::OutboxPosition> Head() override;
   Result<store::OutboxPage> After(std::int64_t after_id, std::int64_t limit) override;
 
-  // Hands freed document memory back to the system once enough has been released: glibc keeps
-  // freed heap pages otherwise, and a closed attack would leave the process at its peak.
-  void ReleaseFreedMemory(std::size_t held_before);
+  // A connection as the operation queue knows it.
+  struct Client {
+    OperationQueue::ConnectionId connection = 0;
+    std::string address;
+  };
+  // `subscriber`'s; connection 0 and no address for one the server never reported.
+  const Client& ClientOf(Subscriber& subscriber) const;
 
-  // Runs a query or mutation on a worker; its outcome goes to `subscriber` unless stopped first.
+  // Hands freed memory (documents, requests) back to the system once enough has been released:
+  // glibc keeps freed heap pages otherwise, and a closed attack would leave the process at its
+  // peak.
+  void NoteReleased(std::size_t bytes);
+
+  // Queues a query or mutation for the workers; its outcome goes to `subscriber` unless stopped
+  // first. A request error when the queue refuses it (extensions.code kQueueFullCode).
   StartResult StartOnWorker(Subscriber& subscriber, const std::string& id,
                             const OperationRequest& request, graphql::RequestContext* context);
 
   api::Service& service_;
   DatabaseWorkers& workers_;
-  // The operations running on workers, each with the number its completion must find here (an id
-  // stopped and started again gets a new one).
+  std::map<Subscriber*, Client> clients_;
+  OperationQueue::ConnectionId next_connection_ = 0;
+  // The operations queued for or running on workers, each with its ticket (OperationQueue::Job),
+  // which its completion must find here (an id stopped and started again gets a new one).
   std::map<std::pair<Subscriber*, std::string>, std::uint64_t> pending_;
   std::uint64_t next_ticket_ = 0;
   std::chrono::seconds token_leeway_;

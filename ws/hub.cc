@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "ws/messages.h"
 #include "ws/metrics.h"
 
 namespace netgraph::ws {
@@ -42,11 +43,6 @@ struct ReportSizesAfter {
     metrics.documents = hub.document_count();
   }
 };
-
-std::string Mebibytes(std::size_t bytes) {
-  return std::to_string(bytes / (1024 * 1024)) + "." +
-         std::to_string(bytes % (1024 * 1024) * 10 / (1024 * 1024)) + " MiB";
-}
 
 }  // namespace
 
@@ -94,8 +90,20 @@ std::pair<const void*, std::size_t> Hub::DocumentOf(const Entry& entry) const {
   return {&entry.document->second, entry.document->second.bytes};
 }
 
+HeldBytes Hub::HeldBy(Subscriber& subscriber) const {
+  HeldBytes held;
+  held.process = held_bytes_;
+  auto client = clients_.find(&subscriber);
+  if (client == clients_.end()) return held;
+  held.connection = client->second.usage.bytes;
+  if (auto usage = addresses_.find(client->second.address); usage != addresses_.end()) {
+    held.address = usage->second.bytes;
+  }
+  return held;
+}
+
 Status Hub::Admit(const SubscriptionKey& key, const graphql::PreparedDocument* document,
-                  Subscriber& subscriber) const {
+                  Subscriber& subscriber, const HeldBytes& elsewhere) const {
   // The resources the subscription would use: an entry (the running one, or a new one, which no
   // one uses yet) and a document (shared, or new); and what new ones add to the process.
   const void* entry_id = nullptr;
@@ -129,21 +137,24 @@ Status Hub::Admit(const SubscriptionKey& key, const graphql::PreparedDocument* d
   }
   std::size_t to_connection =
       connection->Added(entry_id, entry_bytes, document_use.first, document_use.second);
-  if (connection->bytes + to_connection > limits_.per_connection) {
+  if (connection->bytes + elsewhere.connection + to_connection > limits_.per_connection) {
     return Status::Error(
-        "Subscription refused: this connection's subscriptions would hold more than " +
-        Mebibytes(limits_.per_connection) +
-        " of parsed documents (NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_CONNECTION); this one needs " +
+        "Subscription refused: this connection's subscriptions and waiting operations would hold "
+        "more than " +
+        MebibytesText(limits_.per_connection) +
+        " of parsed documents and requests (NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_CONNECTION); this "
+        "one needs " +
         std::to_string(to_connection) +
         " bytes. Complete some subscriptions or use smaller documents.");
   }
   std::size_t to_address =
       address->Added(entry_id, entry_bytes, document_use.first, document_use.second);
-  if (address->bytes + to_address > limits_.per_address) {
+  if (address->bytes + elsewhere.address + to_address > limits_.per_address) {
     return Status::Error(
-        "Subscription refused: the subscriptions of your address would hold more than " +
-        Mebibytes(limits_.per_address) +
-        " of parsed documents (NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_ADDRESS)");
+        "Subscription refused: the subscriptions and waiting operations of your address would "
+        "hold more than " +
+        MebibytesText(limits_.per_address) +
+        " of parsed documents and requests (NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_ADDRESS)");
   }
   if (new_document && documents_.size() >= limits_.documents) {
     return Status::Error(
@@ -151,11 +162,11 @@ Status Hub::Admit(const SubscriptionKey& key, const graphql::PreparedDocument* d
         "documents as it may (" +
         std::to_string(limits_.documents) + ", NETGRAPH_WS_MAX_DOCUMENTS); try again later");
   }
-  if (held_bytes_ + new_bytes > limits_.process) {
+  if (held_bytes_ + elsewhere.process + new_bytes > limits_.process) {
     return Status::Error(
-        "Subscription refused: the server's subscriptions hold as much memory as "
-        "they may (" +
-        Mebibytes(limits_.process) + ", NETGRAPH_WS_MAX_DOCUMENT_BYTES); try again later");
+        "Subscription refused: the server's subscriptions and waiting operations hold as much "
+        "memory as they may (" +
+        MebibytesText(limits_.process) + ", NETGRAPH_WS_MAX_DOCUMENT_BYTES); try again later");
   }
   return Status::Ok();
 }

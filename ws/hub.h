@@ -9,8 +9,9 @@
 //
 // The hub also keeps what its subscriptions hold within Options::memory (ws/options.h): a new
 // subscription that would pass a bound is refused by Admit with a message naming the bound, so one
-// client cannot grow the process (issue 9, defect 2). Subscriptions with the same query text share
-// one prepared document (FindDocument), whatever their variables.
+// client cannot grow the process (issue 9, defect 2). The requests of a client's queued queries and
+// mutations count in the same bounds (HeldBytes, ws/operation_queue.h). Subscriptions with the same
+// query text share one prepared document (FindDocument), whatever their variables.
 //
 // A connection, and an address, is charged for what it keeps alive: each document and each
 // distinct subscription it uses, once however many times it uses them, plus a little per
@@ -80,9 +81,10 @@ class Hub final : public ClientDirectory {
   // The document a running subscription prepared from `query`, to share; null when none does.
   std::shared_ptr<const graphql::PreparedDocument> FindDocument(std::string_view query) const;
   // Whether `subscriber` may start a subscription for `key` (joining the running one, or a new one
-  // with `document`) within the memory bounds; otherwise an error that names the bound.
+  // with `document`) within the memory bounds, counting what its connection, its address and the
+  // process hold `elsewhere` too (queued operations); otherwise an error that names the bound.
   Status Admit(const SubscriptionKey& key, const graphql::PreparedDocument* document,
-               Subscriber& subscriber) const;
+               Subscriber& subscriber, const HeldBytes& elsewhere = {}) const;
 
   // Adds (`subscriber`, `id`) to the running subscription for `key`; false when there is none.
   bool Join(const SubscriptionKey& key, Subscriber& subscriber, const std::string& id);
@@ -108,6 +110,8 @@ class Hub final : public ClientDirectory {
   std::size_t held_bytes() const { return held_bytes_; }
   // What `subscriber`'s subscriptions are charged.
   std::size_t bytes_of(Subscriber& subscriber) const;
+  // What the subscriptions of `subscriber`'s connection and address are charged, and held_bytes().
+  HeldBytes HeldBy(Subscriber& subscriber) const;
 
  private:
   using Member = std::pair<Subscriber*, std::string>;

@@ -39,13 +39,15 @@
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: netgraph-ws [--check-config | --version | --help]\n"
-    "Serves GraphQL subscriptions over WebSocket (graphql-transport-ws and the legacy graphql-ws)\n"
-    "and fans out graph updates from Redis. Configured by environment variables and\n"
-    "NETGRAPH_CONFIG_FILE; see docs/operations.md. --check-config validates the configuration and\n"
-    "exits (0, or 78 listing every problem). Signals: TERM and INT close every connection with\n"
-    "1001 and exit; HUP reloads the token keys and settings and the log level.\n";
+// --help's description (daemon/command_line.h adds the options and the man page is made from it).
+constexpr const char* kAbout =
+    "Serves GraphQL subscriptions over WebSocket (graphql-transport-ws and the legacy\n"
+    "graphql-ws) on the socket systemd passes (or NETGRAPH_WS_LISTEN), and fans out the\n"
+    "graph updates the outbox relay publishes on Redis.\n"
+    "\n"
+    "Signals:\n"
+    "  TERM  stop: close every connection with 1001 (clients reconnect) and exit\n"
+    "  HUP   reload: read the token keys and settings and the log level again\n";
 
 // Reads netgraph-ws's settings into `options` and loads the service; every mistake is in `env`.
 netgraph::Result<netgraph::daemon::LoadedService> ReadConfiguration(
@@ -63,9 +65,6 @@ netgraph::Result<netgraph::daemon::LoadedService> ReadConfiguration(
     // shared and bounded by the hub (ws/hub.h), and go when they end. A cache would keep
     // parsed documents outside those bounds after their subscriptions closed.
     config.engine.document_cache_capacity = 0;
-    // Tokens are verified on the event loop, which must not wait on the network: JwksRefresher
-    // fetches instead.
-    config.auth.jwks_fetch_on_verify = false;
   });
 }
 
@@ -248,7 +247,7 @@ int Serve(uv_loop_t* loop, netgraph::api::Service& service, netgraph::ws::Databa
 
 int main(int argc, char** argv) {
   using namespace netgraph;
-  const daemon::Invocation invocation = daemon::ParseCommandLine(argc, argv, "netgraph-ws", kUsage);
+  const daemon::Invocation invocation = daemon::ParseCommandLine(argc, argv, "netgraph-ws", kAbout);
   if (invocation.exit_status) return *invocation.exit_status;
   log::Init("netgraph-ws");
 
@@ -256,9 +255,14 @@ int main(int argc, char** argv) {
   ws::Options options;
   Result<daemon::LoadedService> loaded = ReadConfiguration(env, options);
   if (invocation.check_config) return daemon::CheckConfiguration(loaded.status(), env);
+  if (invocation.print_config) return daemon::PrintConfiguration(loaded.status(), env);
   if (!loaded.ok()) {
     log::Error(loaded.status().message());
     return daemon::kExitConfig;
+  }
+  if (Status schema = daemon::CheckDatabaseSchema(env); !schema.ok()) {
+    log::Error(schema.message());
+    return 1;
   }
   RaiseDescriptorLimit(options.max_connections);
 
@@ -272,7 +276,8 @@ int main(int argc, char** argv) {
   uv_loop_t loop;
   uv_loop_init(&loop);
   Result<std::unique_ptr<ws::DatabaseWorkers>> workers =
-      ws::DatabaseWorkers::Start(&loop, loaded->config, options.database_threads);
+      ws::DatabaseWorkers::Start(&loop, loaded->config, options.database_threads,
+                                 options.queued_operations, options.max_operations, options.memory);
   if (!workers.ok()) {
     log::Error(workers.status().message());
     return 1;

@@ -38,6 +38,16 @@ const nlohmann::json* JsonMember(const nlohmann::json& object, const char* name)
 // The message's "id" when it is a non-empty string, or nullptr.
 const std::string* JsonOperationId(const nlohmann::json& message);
 
+// What a parsed value holds in memory, itself included: nlohmann::json takes many times its text
+// (16 bytes for each number, map nodes for object members), so bounds on what clients make the
+// process hold count this, not the text's length. An estimate from the containers' sizes and
+// capacities, with the allocator's overhead per block. For values ParseIncoming accepted (it walks
+// them recursively, and their nesting is bounded).
+std::size_t JsonHeldBytes(const nlohmann::json& value);
+
+// `bytes` for people: "2.0 MiB".
+std::string MebibytesText(std::size_t bytes);
+
 // {"message": text}: an error as both protocols show one.
 nlohmann::json ErrorObject(std::string_view text);
 

@@ -136,6 +136,26 @@ std::string WsCounters::MetricsText() const {
   AppendFamily(out, "netgraph_ws_catch_up_updates_total", "counter",
                "Updates delivered from the outbox rather than from Redis.");
   AppendSample(out, "netgraph_ws_catch_up_updates_total", "", catch_up_updates_total);
+  AppendFamily(out, "netgraph_ws_queued_operations", "gauge",
+               "Queries and mutations waiting for a database thread.");
+  AppendSample(out, "netgraph_ws_queued_operations", "", queue_waiting.load());
+  AppendFamily(out, "netgraph_ws_running_operations", "gauge",
+               "Queries and mutations a database thread is running (cancelled ones included).");
+  AppendSample(out, "netgraph_ws_running_operations", "", queue_running.load());
+  AppendFamily(out, "netgraph_ws_queued_operation_bytes", "gauge",
+               "Memory the requests of waiting and running operations hold.");
+  AppendSample(out, "netgraph_ws_queued_operation_bytes", "", queue_bytes.load());
+  AppendFamily(out, "netgraph_ws_queue_refusals_total", "counter",
+               "Queries and mutations refused because the operation queue was full, by the bound "
+               "they met.");
+  for (std::size_t b = 0; b < kQueueBoundNames.size(); ++b) {
+    AppendSample(out, "netgraph_ws_queue_refusals_total",
+                 "bound=\"" + std::string(kQueueBoundNames[b]) + "\"", queue_refusals_total[b]);
+  }
+  AppendFamily(out, "netgraph_ws_queue_skipped_total", "counter",
+               "Queries and mutations cancelled (complete, stop or a closed socket) while they "
+               "waited, and so never run.");
+  AppendSample(out, "netgraph_ws_queue_skipped_total", "", queue_skipped_total);
   AppendFamily(out, "netgraph_ws_redis_connected", "gauge",
                "1 while the Redis subscription connection is up.");
   AppendSample(out, "netgraph_ws_redis_connected", "", redis_connected ? 1 : 0);
@@ -158,11 +178,8 @@ std::string WsCounters::MetricsText() const {
 }
 
 std::string WsCounters::HealthJson() const {
-  std::int64_t connections = 0;
-  for (const auto& [protocol, count] : open_connections) connections += count;
   nlohmann::json body = {{"status", stopping ? "stopping" : "ok"},
-                         {"redis", {{"connected", redis_connected}}},
-                         {"connections", connections}};
+                         {"redis", {{"connected", redis_connected}}}};
   return body.dump();
 }
 

@@ -4,11 +4,13 @@
 // operator allows.
 //
 // One process-wide instance (WsMetrics()), bumped where things happen (server, connections, hub,
-// Redis subscriber); single-threaded like the event loop that owns everything it counts.
+// Redis subscriber, database workers); on the event loop's thread, but for the operation queue's
+// sizes, which the database threads set too (atomics).
 #ifndef NETGRAPH_WS_METRICS_H_
 #define NETGRAPH_WS_METRICS_H_
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -33,6 +35,11 @@ enum class CatchUpOutcome : std::size_t {
 inline constexpr std::size_t kCatchUpOutcomes = 6;
 std::string_view CatchUpOutcomeName(CatchUpOutcome outcome);
 
+// The bounds of the operation queue, as OperationQueue::Bound numbers them: "connection",
+// "address", "process".
+inline constexpr std::array<std::string_view, 3> kQueueBoundNames = {"connection", "address",
+                                                                     "process"};
+
 struct WsCounters {
   // Open connections and all connections accepted, by subprotocol ("graphql-transport-ws",
   // "graphql-ws"; upgrades refused before a session started are not counted here).
@@ -54,6 +61,14 @@ struct WsCounters {
   // the updates they delivered.
   std::array<std::uint64_t, kCatchUpOutcomes> catch_up_reads_total{};
   std::uint64_t catch_up_updates_total = 0;
+  // The queries and mutations of the database threads (ws/operation_queue.h): waiting, running, and
+  // the bytes of their requests; those refused by a bound (by kQueueBoundNames), and those
+  // cancelled while waiting, and so never run.
+  std::atomic<std::size_t> queue_waiting = 0;
+  std::atomic<std::size_t> queue_running = 0;
+  std::atomic<std::size_t> queue_bytes = 0;
+  std::array<std::uint64_t, kQueueBoundNames.size()> queue_refusals_total{};
+  std::uint64_t queue_skipped_total = 0;
   bool redis_connected = false;
   bool stopping = false;
   bool access_log = true;  // NETGRAPH_ACCESS_LOG
@@ -66,7 +81,8 @@ struct WsCounters {
   void ObserveUpdateLag(std::optional<std::int64_t> appended_unix_us, std::size_t deliveries);
   // The Prometheus text of everything above, with the process's core counters and build info.
   std::string MetricsText() const;
-  // /ws/health's body: {"status":"ok"|"stopping","redis":{"connected":...},"connections":N}.
+  // /ws/health's body: {"status":"ok"|"stopping","redis":{"connected":...}}. Public (nginx serves
+  // it to anyone), so it tells nothing of the load: the connection count is in MetricsText.
   std::string HealthJson() const;
   bool healthy() const { return !stopping; }
 };

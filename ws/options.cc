@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "daemon/listen_socket.h"
+
 namespace netgraph::ws {
 namespace {
 
@@ -15,6 +17,9 @@ std::size_t Size(config::Environment& env, const std::string& name, std::size_t 
 Options Options::FromEnvironment(config::Environment& env) {
   Options o;
   o.listen = env.String("NETGRAPH_WS_LISTEN", o.listen);
+  if (Status listen = daemon::CheckListenAddress("NETGRAPH_WS_LISTEN", o.listen); !listen.ok()) {
+    env.AddProblem(listen.message());
+  }
   o.listen_backlog =
       static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", o.listen_backlog, 1, 65535));
   o.max_connections = Size(env, "NETGRAPH_WS_MAX_CONNECTIONS", o.max_connections, 1, 1000000);
@@ -45,6 +50,10 @@ Options Options::FromEnvironment(config::Environment& env) {
       env.Int("NETGRAPH_WS_REDIS_RETRY_MAX_MS", o.redis_retry_max.count(), 10, 600000));
   if (o.redis_retry_max < o.redis_retry_min) o.redis_retry_max = o.redis_retry_min;
   o.database_threads = Size(env, "NETGRAPH_WS_DATABASE_THREADS", o.database_threads, 1, 64);
+  o.queued_operations.process =
+      Size(env, "NETGRAPH_WS_MAX_QUEUED_OPERATIONS", o.queued_operations.process, 1, 1000000);
+  o.queued_operations.per_address = Size(env, "NETGRAPH_WS_MAX_QUEUED_OPERATIONS_PER_ADDRESS",
+                                         o.queued_operations.per_address, 1, 1000000);
 
   o.memory.per_connection = Size(env, "NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_CONNECTION",
                                  o.memory.per_connection, 64 * 1024, 1L << 40);

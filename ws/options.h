@@ -30,6 +30,22 @@ struct MemoryLimits {
   std::size_t documents = 2000;  // distinct subscription documents in the process
 };
 
+// What a client holds in one part of netgraph-ws, counted with what it holds in the other against
+// the same MemoryLimits: the hub's subscriptions (ws/hub.h) and the requests of operations waiting
+// for a database thread (ws/operation_queue.h).
+struct HeldBytes {
+  std::size_t connection = 0;
+  std::size_t address = 0;
+  std::size_t process = 0;
+};
+
+// How many queries and mutations may wait for, or run on, the database threads
+// (ws/operation_queue.h). Per connection the bound is Options::max_operations.
+struct OperationLimits {
+  std::size_t process = 1024;
+  std::size_t per_address = 128;
+};
+
 struct Options {
   std::string listen = "/run/netgraph/ws.sock";  // unix socket path or host:port
   int listen_backlog = 1024;
@@ -53,6 +69,8 @@ struct Options {
   // Threads that run queries and mutations sent over sockets, each with its own PostgreSQL
   // connection, so that a slow statement never holds up the event loop (ws/database_workers.h).
   std::size_t database_threads = 4;
+  // What may wait for them, and what an operation past a bound gets: ws/operation_queue.h.
+  OperationLimits queued_operations;
 
   // Bounds on what one client can take (ws-mem): memory, connections per client address, and how
   // long a connection with no token and no subscription may stay.

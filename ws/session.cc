@@ -136,6 +136,11 @@ bool Session::StopOperation(const std::string& id) {
   return true;
 }
 
+std::size_t OperationRequest::held_bytes() const {
+  return sizeof(*this) + query.capacity() + (operation_name ? operation_name->capacity() : 0) +
+         JsonHeldBytes(variables);
+}
+
 Result<OperationRequest> ParseOperationRequest(const nlohmann::json& payload) {
   if (!payload.is_object()) return Status::InvalidArgument("the payload must be an object");
   const nlohmann::json* query = JsonMember(payload, "query");

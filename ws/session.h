@@ -49,6 +49,9 @@ struct OperationRequest {
   std::string query;
   std::optional<std::string> operation_name;
   nlohmann::json variables;  // an object, or null when the message had none
+
+  // What the request holds in memory: its texts and its parsed variables (JsonHeldBytes).
+  std::size_t held_bytes() const;
 };
 
 // How starting an operation ended.

@@ -27,6 +27,10 @@ std::size_t ReadCache::ApproximateBytes(const graphql::Value& value) {
   return bytes;
 }
 
+std::size_t ReadCache::EntryBytes(std::string_view key, const graphql::Value& value) {
+  return sizeof(Entry) + key.size() + ApproximateBytes(value);
+}
+
 // One read running inside Get: the answers it uses narrow a used_until_ of its own, and however
 // the read ends (a resolver that throws makes the pool answer 500) the outer read's is back and
 // this cache no longer counts the read as running.
@@ -54,6 +58,14 @@ class ReadCache::NestedRead {
 void ReadCache::Evict(std::vector<Entry>::iterator entry) {
   bytes_ -= entry->bytes;
   entries_.erase(entry);
+  telemetry::Set(telemetry::Counter::kReadCacheBytes, bytes_);
+}
+
+void ReadCache::Restart(std::uint64_t generation) {
+  entries_.clear();
+  bytes_ = 0;
+  entries_generation_ = generation;
+  telemetry::Set(telemetry::Counter::kReadCacheBytes, bytes_);
 }
 
 void ReadCache::NoteUsed(const std::optional<Clock::time_point>& valid_until) {
@@ -68,11 +80,8 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
   }
   // Before the database: a change committed from here on leaves a newer generation behind.
   const std::uint64_t generation = generation_->Current();
-  if (generation != entries_generation_) {
-    entries_.clear();  // all read at an older generation: none can be current again
-    bytes_ = 0;
-    entries_generation_ = generation;
-  }
+  // All read at an older generation: none can be current again.
+  if (generation != entries_generation_) Restart(generation);
   auto found = std::find_if(entries_.begin(), entries_.end(),
                             [&](const Entry& entry) { return entry.key == key; });
   if (found != entries_.end()) {
@@ -101,7 +110,7 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
   // An answer used inside found a newer generation (and dropped the entries of this one): this
   // answer may mix data from both, so it is handed out but not kept.
   if (entries_generation_ != generation) return std::move(fresh.value);
-  const std::size_t bytes = ApproximateBytes(fresh.value);
+  const std::size_t bytes = EntryBytes(key, fresh.value);
   if (bytes > max_bytes_) return std::move(fresh.value);
   while (!entries_.empty() && (entries_.size() >= max_entries_ || bytes_ + bytes > max_bytes_)) {
     Evict(std::min_element(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
@@ -110,6 +119,7 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
   }
   entries_.push_back(Entry{std::string(key), fresh.value, fresh.valid_until, bytes, ++uses_});
   bytes_ += bytes;
+  telemetry::Set(telemetry::Counter::kReadCacheBytes, bytes_);
   return std::move(fresh.value);
 }
 

@@ -51,8 +51,9 @@ class ReadCache {
   };
 
   // Keeps at most `max_entries` answers (distinct keys) of one generation, holding at most
-  // `max_bytes` together (as ApproximateBytes counts them); the least recently used goes first, and
-  // an answer larger than `max_bytes` is not kept.
+  // `max_bytes` together, their keys included (EntryBytes); the least recently used goes first,
+  // and an entry larger than `max_bytes` is not kept. While the cache is on, what it holds is the
+  // telemetry gauge kReadCacheBytes (core/telemetry.h).
   ReadCache(std::size_t max_entries, std::size_t max_bytes)
       : max_entries_(max_entries), max_bytes_(max_bytes) {}
 
@@ -77,6 +78,9 @@ class ReadCache {
   // The memory `value` holds: each value, its strings and object keys (a networkGraph answer of
   // 1,000 nodes holds about 1.4 MB, seven times its JSON).
   static std::size_t ApproximateBytes(const graphql::Value& value);
+  // What an entry of `key` holding `value` counts against max_bytes: a key is held as long as its
+  // answer, and may be the larger of the two (core/api/answer_key.h).
+  static std::size_t EntryBytes(std::string_view key, const graphql::Value& value);
 
  private:
   struct Entry {
@@ -90,6 +94,8 @@ class ReadCache {
   class NestedRead;
 
   void Evict(std::vector<Entry>::iterator entry);
+  // Drops every entry (all read at an older generation than `generation`).
+  void Restart(std::uint64_t generation);
   // Narrows used_until_ to `valid_until` (an answer handed out to whoever reads an outer one).
   void NoteUsed(const std::optional<Clock::time_point>& valid_until);
 

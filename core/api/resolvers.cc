@@ -84,8 +84,11 @@ Value StringList(const std::vector<std::string>& items) {
 }
 
 // The refusal shape of the result objects (ClaimVoucherResult, RedeemVoucherResult,
-// WalletChallenge, VerifyWalletResult): the payload fields are null.
-Value MutationRefusal(domain::Failure failure, std::initializer_list<const char*> payload_fields) {
+// WalletChallenge, VerifyWalletResult): the payload fields are null. The request scope learns of
+// the refusal too (what the adapters count).
+Value MutationRefusal(const ResolveInfo& info, domain::Failure failure,
+                      std::initializer_list<const char*> payload_fields) {
+  ScopeOf(info).NoteFailure(failure);
   Value::Object fields{
       {"success", Value::Boolean(false)},
       {"error", Value::String(std::string(domain::FailureText(failure)))},
@@ -188,6 +191,7 @@ ResolverResult GetUserPortfolio(const ResolveInfo& info) {
   domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
   if (const Status* error = user.error()) return InternalError(info, *error);
   if (user.failure()) {
+    ScopeOf(info).NoteFailure(*user.failure());
     return Value::MakeObject({
         {"success", Value::Boolean(false)},
         {"error", Value::String(std::string(domain::FailureText(*user.failure())))},
@@ -256,14 +260,14 @@ ResolverResult AllVouchers(const ResolveInfo& info) {
 ResolverResult ClaimVoucher(const ResolveInfo& info) {
   domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
   if (const Status* error = user.error()) return InternalError(info, *error);
-  if (user.failure()) return MutationRefusal(*user.failure(), {"voucher"});
+  if (user.failure()) return MutationRefusal(info, *user.failure(), {"voucher"});
   Service& service = ServiceOf(info);
   domain::Outcome<domain::Voucher> claimed = domain::ClaimVoucher(
       service.database(), service.claim_policy(), *user.value(),
       StringArgument(info, "voucherCode"), StringArgument(info, "walletAddress"));
   NoteChangeUnlessRefused(service, claimed);
   if (const Status* error = claimed.error()) return InternalError(info, *error);
-  if (claimed.failure()) return MutationRefusal(*claimed.failure(), {"voucher"});
+  if (claimed.failure()) return MutationRefusal(info, *claimed.failure(), {"voucher"});
   return Value::MakeObject({
       {"success", Value::Boolean(true)},
       {"error", Value()},
@@ -276,14 +280,14 @@ ResolverResult ClaimVoucher(const ResolveInfo& info) {
 ResolverResult RedeemVoucher(const ResolveInfo& info) {
   domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
   if (const Status* error = user.error()) return InternalError(info, *error);
-  if (user.failure()) return MutationRefusal(*user.failure(), {"redemption"});
+  if (user.failure()) return MutationRefusal(info, *user.failure(), {"redemption"});
   Service& service = ServiceOf(info);
   domain::Outcome<domain::Redemption> redeemed = domain::RedeemVouchers(
       service.database(), service.ledger(), *user.value(), StringArgument(info, "walletAddress"),
       StringArgument(info, "confidentialPublicKey"));
   NoteChangeUnlessRefused(service, redeemed);
   if (const Status* error = redeemed.error()) return InternalError(info, *error);
-  if (redeemed.failure()) return MutationRefusal(*redeemed.failure(), {"redemption"});
+  if (redeemed.failure()) return MutationRefusal(info, *redeemed.failure(), {"redemption"});
   const domain::Redemption& r = redeemed.value();
   return Value::MakeObject({
       {"success", Value::Boolean(true)},
@@ -305,11 +309,13 @@ constexpr std::initializer_list<const char*> kWalletChallengeFields = {"walletAd
 ResolverResult WalletChallenge(const ResolveInfo& info) {
   domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
   if (const Status* error = user.error()) return InternalError(info, *error);
-  if (user.failure()) return MutationRefusal(*user.failure(), kWalletChallengeFields);
-  domain::Outcome<domain::WalletChallenge> issued = domain::IssueWalletChallenge(
-      ServiceOf(info).database(), *user.value(), StringArgument(info, "walletAddress"));
+  if (user.failure()) return MutationRefusal(info, *user.failure(), kWalletChallengeFields);
+  Service& service = ServiceOf(info);
+  domain::Outcome<domain::WalletChallenge> issued =
+      domain::IssueWalletChallenge(service.database(), service.wallet_proof_policy(), *user.value(),
+                                   StringArgument(info, "walletAddress"));
   if (const Status* error = issued.error()) return InternalError(info, *error);
-  if (issued.failure()) return MutationRefusal(*issued.failure(), kWalletChallengeFields);
+  if (issued.failure()) return MutationRefusal(info, *issued.failure(), kWalletChallengeFields);
   const domain::WalletChallenge& c = issued.value();
   return Value::MakeObject({
       {"success", Value::Boolean(true)},
@@ -328,14 +334,14 @@ constexpr std::initializer_list<const char*> kVerifyWalletFields = {"walletAddre
 ResolverResult VerifyWallet(const ResolveInfo& info) {
   domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
   if (const Status* error = user.error()) return InternalError(info, *error);
-  if (user.failure()) return MutationRefusal(*user.failure(), kVerifyWalletFields);
+  if (user.failure()) return MutationRefusal(info, *user.failure(), kVerifyWalletFields);
   Service& service = ServiceOf(info);
-  domain::Outcome<domain::ProvenWallet> proven =
-      domain::VerifyWallet(service.database(), *user.value(), StringArgument(info, "walletAddress"),
-                           StringArgument(info, "signature"));
+  domain::Outcome<domain::ProvenWallet> proven = domain::VerifyWallet(
+      service.database(), service.wallet_proof_policy(), *user.value(),
+      StringArgument(info, "walletAddress"), StringArgument(info, "signature"));
   NoteChangeUnlessRefused(service, proven);  // a takeover releases claims
   if (const Status* error = proven.error()) return InternalError(info, *error);
-  if (proven.failure()) return MutationRefusal(*proven.failure(), kVerifyWalletFields);
+  if (proven.failure()) return MutationRefusal(info, *proven.failure(), kVerifyWalletFields);
   const domain::ProvenWallet& p = proven.value();
   std::string message = "Wallet " + p.wallet_address + " is proven to be yours.";
   if (p.took_over) {

@@ -74,6 +74,7 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   config.read_cache = env.Bool("NETGRAPH_READ_CACHE", config.read_cache);
   Result<auth::AuthConfig> auth = auth::LoadAuthConfig(env);
   config.claims = domain::ClaimPolicy::FromEnvironment(env);
+  config.wallet_proofs = domain::WalletProofPolicy::FromEnvironment(env);
   config.ledger = domain::LedgerConfig::FromEnvironment(env);
   config.relay = domain::RelayOptions::FromEnvironment(env);
   Result<domain::UpdateAuthenticator> updates = domain::UpdateAuthenticator::FromEnvironment(env);
@@ -103,6 +104,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
       database_(config.database_url, config.database),
       redis_(config.redis, store::kRedisTimeoutMs, config.sentinels),
       claim_policy_(config.claims),
+      wallet_proof_policy_(config.wallet_proofs),
       relay_options_(config.relay),
       updates_(config.updates),
       ledger_(std::move(ledger)),

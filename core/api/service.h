@@ -25,6 +25,7 @@
 #include "core/domain/update_message.h"
 #include "core/domain/user.h"
 #include "core/domain/voucher.h"
+#include "core/domain/wallet_proof.h"
 #include "core/graphql/engine.h"
 #include "core/status.h"
 #include "core/store/connection.h"
@@ -46,6 +47,8 @@ struct ServiceConfig {
   domain::RelayOptions relay;           // NETGRAPH_RELAY_*, NETGRAPH_OUTBOX_RETENTION_SECONDS
   domain::UpdateAuthenticator updates;  // NETGRAPH_UPDATE_SIGNING_KEY_FILE
   bool read_cache = true;               // NETGRAPH_READ_CACHE
+  // NETGRAPH_PUBLIC_ORIGIN
+  domain::WalletProofPolicy wallet_proofs;
 
   // Every mistake is recorded in `env`; the error is env.status(), naming them all.
   static Result<ServiceConfig> FromEnvironment(config::Environment& env);
@@ -84,11 +87,21 @@ class RequestScope : public graphql::RequestContext {
   // kAuthenticationRequired when the request has no valid token.
   domain::Outcome<const domain::User*> CurrentUser();
 
+  // A resolver reports that the domain refused what it was asked (the result object it returns
+  // says so too: {"success": false, "error": ...}); the first report of the request counts. What
+  // the adapters log and count as the request's failure (core/api/operation.h): reported, not
+  // read back from the answer, whose shape (aliases) is the client's.
+  void NoteFailure(domain::Failure failure) {
+    if (!failure_) failure_ = failure;
+  }
+  std::optional<domain::Failure> failure() const { return failure_; }
+
  private:
   Service& service_;
   Credentials credentials_;
   std::optional<auth::Identity> identity_;
   std::optional<domain::User> user_;  // CurrentUser's cache
+  std::optional<domain::Failure> failure_;
 };
 
 class Service {
@@ -101,6 +114,7 @@ class Service {
   // Seals the graph updates the relay publishes and opens the ones netgraph-ws receives.
   const domain::UpdateAuthenticator& updates() const { return updates_; }
   const domain::ClaimPolicy& claim_policy() const { return claim_policy_; }
+  const domain::WalletProofPolicy& wallet_proof_policy() const { return wallet_proof_policy_; }
   // Null when NETGRAPH_TREASURY_KEYPAIR_FILE or NETGRAPH_MINT_ADDRESS is unset: redemptions fail.
   const domain::ConfidentialLedger* ledger() const { return ledger_.get(); }
 
@@ -116,7 +130,8 @@ class Service {
   // Whether the whole answer to `operation` comes from read_cache(): a query whose root fields are
   // all networkGraph, investmentData or __typename (core/api/resolvers.cc). Asked without a token,
   // such a query's answer then depends only on its text, its variables and the data, so the
-  // caller may keep the answer's bytes in read_cache() as well (fcgi/graphql_http.cc does).
+  // caller may keep the answer's bytes in read_cache() as well (core/api/operation.cc does, under
+  // core/api/answer_key.h's key).
   static bool AnsweredFromReadCache(const graphql::OperationSummary& operation);
   // Called once a change of the public data has committed, before the caller learns of it: every
   // process sharing the generation then reads the database again.
@@ -148,6 +163,7 @@ class Service {
   store::Connection database_;
   store::RedisClient redis_;
   domain::ClaimPolicy claim_policy_;
+  domain::WalletProofPolicy wallet_proof_policy_;
   domain::RelayOptions relay_options_;
   domain::UpdateAuthenticator updates_;
   std::unique_ptr<domain::ConfidentialLedger> ledger_;

@@ -75,10 +75,6 @@ struct AuthConfig {
   JwksEndpoint jwks_endpoint;
   std::chrono::seconds jwks_min_refresh{60};
   std::chrono::seconds jwks_max_refresh{3600};
-  // Whether Verify may fetch the JWKS URL itself when a fetch is due (the pool's workers, which
-  // serve one request at a time). netgraph-ws turns it off: its event loop must never wait on the
-  // network, so it refreshes from a timer on another thread (ws/main.cc).
-  bool jwks_fetch_on_verify = true;
   std::optional<std::string> issuer;
   std::optional<std::string> audience;
   bool allow_any_issuer_audience = false;

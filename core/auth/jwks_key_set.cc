@@ -1,5 +1,8 @@
 #include "core/auth/jwks_key_set.h"
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <utility>
 
 #include "core/auth/internal/jwks.h"
@@ -46,9 +49,47 @@ JwksKeySet::Snapshot JwksKeySet::Current() const {
   return current_;
 }
 
+JwksKeySet::~JwksKeySet() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (refresher_.joinable()) refresher_.join();
+}
+
 void JwksKeySet::NoteUnknownKid() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  policy_.NoteUnknownKid();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    policy_.NoteUnknownKid();
+  }
+  wake_.notify_all();
+}
+
+void JwksKeySet::RefreshInBackground() {
+  // The thread starts with every signal blocked (it inherits this mask), so a signal meant for
+  // the process is handled by the thread that waits for it.
+  sigset_t all;
+  sigset_t previous;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
+  refresher_ = std::thread([this] { RefreshLoop(); });
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+}
+
+void JwksKeySet::RefreshLoop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!stopping_) {
+    const auto now = clock_();
+    if (policy_.FetchDue(now)) {
+      lock.unlock();
+      RefreshIfDue();
+      lock.lock();
+      continue;
+    }
+    // Until the schedule says, or until an unknown kid (or the destructor) wakes it.
+    wake_.wait_for(lock, policy_.NextDue(now) - now);
+  }
 }
 
 bool JwksKeySet::FetchDue() const {

@@ -6,20 +6,24 @@
 //
 // Each process holds its own (the pool's master fetches once when it loads the configuration, at
 // start and on reload, so new workers start with its set; from then on every worker and netgraph-ws
-// refresh on their own). Who fetches when a fetch is due is the owner's choice: the pool's workers
-// fetch inside Verify (AuthConfig::jwks_fetch_on_verify), netgraph-ws on a thread of its own.
+// refresh on their own). Who fetches when a fetch is due is the owner's choice, never a request's:
+// token verification only reads Current() and notes unknown kids, so no request waits on the
+// identity provider. The pool's workers refresh on a thread of their own (RefreshInBackground,
+// fcgi/main.cc), netgraph-ws from a timer on libuv's thread pool (ws/main.cc).
 //
 // Thread-safe: Current() may run on any thread while another fetches; one fetch runs at a time.
 #ifndef NETGRAPH_CORE_AUTH_JWKS_KEY_SET_H_
 #define NETGRAPH_CORE_AUTH_JWKS_KEY_SET_H_
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/auth/auth_config.h"
@@ -50,9 +54,13 @@ class JwksKeySet {
   // Fetches nothing yet. `fetch` and `clock` are for tests; by default config.jwks_endpoint is
   // fetched over HTTPS (core/auth/internal/jwks_fetch.h) and the clock is steady_clock.
   explicit JwksKeySet(const AuthConfig& config, Fetch fetch = nullptr, Clock clock = nullptr);
+  // Stops the background thread, if any, once a fetch in flight has ended (it is bounded by
+  // NETGRAPH_JWT_JWKS_TIMEOUT_MS).
+  ~JwksKeySet();
 
   Snapshot Current() const;
-  // A token named a kid the current set lacks: the next fetch comes as early as the policy allows.
+  // A token named a kid the current set lacks: the next fetch comes as early as the policy allows
+  // (the background thread is woken for it). Returns at once.
   void NoteUnknownKid();
   bool FetchDue() const;
   // Fetches when due, unless another thread is fetching already (then returns at once). A good
@@ -60,9 +68,19 @@ class JwksKeySet {
   // keeps it. Returns whether the set changed.
   bool RefreshIfDue();
 
+  // From now on a thread of this process fetches whenever a fetch is due (the schedule, or an
+  // unknown kid as early as the policy allows) and sleeps in between. Call it once, in the
+  // process that verifies tokens with the set and after any fork: a forked child has none of its
+  // parent's threads, and a parent must not fork while the thread runs (the pool's master never
+  // calls it; each worker does as it starts). The thread blocks every signal, so the process's
+  // handlers keep running on its main thread.
+  void RefreshInBackground();
+
   const std::string& url() const { return url_; }
 
  private:
+  void RefreshLoop();
+
   const std::string url_;
   const JwtAlgorithm algorithm_;
   Fetch fetch_;
@@ -71,6 +89,9 @@ class JwksKeySet {
   mutable std::mutex mutex_;  // guards the members below
   JwksRefreshPolicy policy_;
   Snapshot current_;
+  std::condition_variable wake_;  // NoteUnknownKid and the destructor wake the thread
+  bool stopping_ = false;
+  std::thread refresher_;  // RefreshInBackground's
 };
 
 }  // namespace netgraph::auth

@@ -72,6 +72,12 @@ bool JwksRefreshPolicy::FetchDue(TimePoint now) const {
   return unknown_kid_ && now - *last_attempt_ >= min_interval_;
 }
 
+JwksRefreshPolicy::TimePoint JwksRefreshPolicy::NextDue(TimePoint now) const {
+  if (FetchDue(now)) return now;
+  // Not due: there was an attempt, and the schedule lies ahead.
+  return unknown_kid_ ? std::min(next_fetch_, *last_attempt_ + min_interval_) : next_fetch_;
+}
+
 void JwksRefreshPolicy::FetchStarted(TimePoint now) {
   last_attempt_ = now;
   unknown_kid_ = false;

@@ -152,9 +152,7 @@ TokenVerifier& TokenVerifier::operator=(TokenVerifier&&) noexcept = default;
 TokenVerifier::~TokenVerifier() = default;
 
 JwksKeySet::Snapshot TokenVerifier::Keys() const {
-  if (!remote_) return {keys_, 0};
-  if (config_.jwks_fetch_on_verify && remote_->FetchDue()) remote_->RefreshIfDue();
-  return remote_->Current();
+  return remote_ ? remote_->Current() : JwksKeySet::Snapshot{keys_, 0};
 }
 
 Result<const VerificationKey*> TokenVerifier::SelectKey(
@@ -195,14 +193,9 @@ Result<Identity> TokenVerifier::Verify(std::string_view token,
   std::optional<std::string> kid;
   if (auto it = header.find("kid"); it != header.end()) kid = it->get<std::string>();
   Result<const VerificationKey*> selected = SelectKey(*keys.keys, kid);
-  if (!selected.ok() && kid && remote_) {
-    // The provider may have published a new key since the last fetch.
-    remote_->NoteUnknownKid();
-    if (config_.jwks_fetch_on_verify && remote_->RefreshIfDue()) {
-      keys = remote_->Current();
-      selected = SelectKey(*keys.keys, kid);
-    }
-  }
+  // The provider may have published a new key since the last fetch: its owner fetches again (as
+  // early as the rate limit allows) while this token is refused.
+  if (!selected.ok() && kid && remote_) remote_->NoteUnknownKid();
   NETGRAPH_RETURN_IF_ERROR(selected.status());
   const VerificationKey* key = *selected;
 

@@ -10,9 +10,8 @@
 //      and any `crit`;
 //   3. picks the key: a PEM file's single key; from a JWKS the key whose kid equals the header's
 //      (an unknown kid is refused; without a kid, only a JWKS with one suitable key will do). With
-//      a JWKS URL the set is JwksKeySet's (core/auth/jwks_key_set.h): an unknown kid asks it for
-//      an early fetch, and when AuthConfig::jwks_fetch_on_verify allows, Verify fetches itself
-//      (whenever a fetch is due, and once more for an unknown kid) before deciding;
+//      a JWKS URL the set is JwksKeySet's (core/auth/jwks_key_set.h), as it is now: an unknown
+//      kid asks its owner for an early fetch, but Verify never waits for one;
 //   4. calls jwt_decode with that key (never NULL) and checks jwt_get_alg is still the pinned
 //      algorithm, so an HS256 token signed with the public key's PEM text cannot pass;
 //   5. checks the claims: exp required and now < exp + leeway; nbf, when present,
@@ -57,9 +56,8 @@ class TokenVerifier {
   TokenVerifier& operator=(TokenVerifier&&) noexcept;
   ~TokenVerifier();
 
-  // `token` is the bare token (see BearerToken for the Authorization header). Does no file I/O;
-  // with a JWKS URL and jwks_fetch_on_verify, may wait for a fetch (at most the configured
-  // timeout).
+  // `token` is the bare token (see BearerToken for the Authorization header). Does no I/O: with
+  // a JWKS URL it uses the set fetched so far.
   Result<Identity> Verify(std::string_view token, std::chrono::system_clock::time_point now) const;
 
   // The JWKS URL's key set, for the owner to refresh (and to fetch first when it loads the

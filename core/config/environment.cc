@@ -10,6 +10,10 @@
 #include <string_view>
 #include <utility>
 
+#include "core/config/known_settings.h"
+
+extern char** environ;
+
 namespace netgraph::config {
 
 namespace {
@@ -36,6 +40,39 @@ std::string Trim(const std::string& text) {
   return text.substr(b, text.find_last_not_of(" \t\r") - b + 1);
 }
 
+// The names of the process environment's variables.
+std::vector<std::string> EnvironmentNames() {
+  std::vector<std::string> names;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    names.emplace_back(text.substr(0, text.find('=')));
+  }
+  return names;
+}
+
+// `value` with the password of a URL's user information ("redis://:secret@host") or of a libpq
+// keyword ("password=secret") replaced by "****": --print-config's output gets pasted into tickets.
+std::string MaskSecrets(std::string value) {
+  const std::size_t scheme = value.find("://");
+  if (scheme != std::string::npos) {
+    const std::size_t start = scheme + 3;
+    const std::size_t end = value.find_first_of("/?#", start);
+    const std::size_t at = value.rfind('@', end == std::string::npos ? value.size() : end);
+    if (at != std::string::npos && at > start) {
+      const std::size_t colon = value.find(':', start);
+      if (colon != std::string::npos && colon < at)
+        value.replace(colon + 1, at - colon - 1, "****");
+    }
+  }
+  for (std::size_t at = value.find("password="); at != std::string::npos;
+       at = value.find("password=", at + 1)) {
+    const std::size_t start = at + 9;
+    const std::size_t end = value.find_first_of(" &", start);
+    value.replace(start, (end == std::string::npos ? value.size() : end) - start, "****");
+  }
+  return value;
+}
+
 }  // namespace
 
 Environment::Environment() {
@@ -45,14 +82,44 @@ Environment::Environment() {
   } else if (!kDefaultConfigFile.empty()) {
     ReadFile(std::string(kDefaultConfigFile), false);
   }
+  ReportUnknownNames(EnvironmentNames());
 }
 
-std::optional<std::string> Environment::Value(const std::string& name) const {
-  if (lookup_) return lookup_(name);
-  if (std::optional<std::string> value = ProcessVariable(name)) return value;
+void Environment::ReportUnknownNames(const std::vector<std::string>& environment_names) {
+  auto report = [this](const std::string& name, const std::string& where) {
+    const NearestSetting nearest = Nearest(name);
+    warnings_.push_back(name + " (" + where + ") is not a netgraph setting and is ignored; " +
+                        (nearest.edits <= kLikelySlip ? "did you mean " : "the nearest is ") +
+                        std::string(nearest.name) + "?");
+  };
+  for (const auto& [name, value] : file_values_) {
+    if (!IsKnownName(name)) report(name, file_ + ":" + std::to_string(value.line));
+  }
+  for (const std::string& name : environment_names) {
+    if (name.rfind("NETGRAPH_", 0) == 0 && !IsKnownName(name) &&
+        Nearest(name).edits <= kLikelySlip) {
+      report(name, "environment");
+    }
+  }
+}
+
+Environment::Found Environment::Value(const std::string& name) const {
+  if (lookup_) return {lookup_(name), "environment"};
+  if (std::optional<std::string> value = ProcessVariable(name)) return {value, "environment"};
   auto in_file = file_values_.find(name);
-  if (in_file == file_values_.end()) return std::nullopt;
-  return in_file->second;
+  if (in_file == file_values_.end()) return {std::nullopt, "default"};
+  return {in_file->second.value, file_ + ":" + std::to_string(in_file->second.line)};
+}
+
+void Environment::Note(const std::string& name, const Found& found, const std::string& used) {
+  const bool given = found.value && !found.value->empty();
+  readings_[name] = Reading{name, MaskSecrets(used), given ? found.source : "default"};
+}
+
+std::vector<Reading> Environment::readings() const {
+  std::vector<Reading> all;
+  for (const auto& [name, reading] : readings_) all.push_back(reading);
+  return all;
 }
 
 void Environment::ReadFile(const std::string& path, bool must_exist) {
@@ -81,20 +148,24 @@ void Environment::ReadFile(const std::string& path, bool must_exist) {
         value.back() == value.front()) {
       value = value.substr(1, value.size() - 2);
     }
-    file_values_[name] = std::move(value);
+    file_values_[name] = FileValue{std::move(value), number};
   }
 }
 
 Environment::Environment(Lookup lookup) : lookup_(std::move(lookup)) {}
 
 std::string Environment::String(const std::string& name, const std::string& fallback) {
-  std::optional<std::string> value = Value(name);
-  return value && !value->empty() ? *value : fallback;
+  const Found found = Value(name);
+  std::string used = found.value && !found.value->empty() ? *found.value : fallback;
+  Note(name, found, used);
+  return used;
 }
 
 std::int64_t Environment::Int(const std::string& name, std::int64_t fallback, std::int64_t min,
                               std::int64_t max) {
-  std::optional<std::string> value = Value(name);
+  const Found found = Value(name);
+  const std::optional<std::string>& value = found.value;
+  Note(name, found, value && !value->empty() ? *value : std::to_string(fallback));
   if (!value || value->empty()) return fallback;
   errno = 0;
   char* end = nullptr;
@@ -110,8 +181,8 @@ std::int64_t Environment::Int(const std::string& name, std::int64_t fallback, st
 std::int64_t Environment::RenamedInt(const std::string& name, const std::string& old_name,
                                      std::int64_t old_scale, std::int64_t fallback,
                                      std::int64_t min, std::int64_t max) {
-  std::optional<std::string> value = Value(name);
-  std::optional<std::string> old_value = Value(old_name);
+  const std::optional<std::string> value = Value(name).value;
+  const std::optional<std::string> old_value = Value(old_name).value;
   if ((value && !value->empty()) || !old_value || old_value->empty()) {
     if (old_value && !old_value->empty()) {
       warnings_.push_back(old_name + " is ignored: " + name + " is set (remove " + old_name + ")");
@@ -125,11 +196,17 @@ std::int64_t Environment::RenamedInt(const std::string& name, const std::string&
   const std::int64_t old_max = max / old_scale;
   const std::size_t problems_before = problems_.size();
   const std::int64_t old = Int(old_name, 0, old_min, old_max);
-  return problems_.size() == problems_before ? old * old_scale : fallback;
+  const std::int64_t used = problems_.size() == problems_before ? old * old_scale : fallback;
+  const std::string from = readings_[old_name].source + ", as " + old_name;
+  readings_.erase(old_name);
+  Note(name, Found{std::to_string(used), from}, std::to_string(used));
+  return used;
 }
 
 bool Environment::Bool(const std::string& name, bool fallback) {
-  std::optional<std::string> value = Value(name);
+  const Found found = Value(name);
+  const std::optional<std::string>& value = found.value;
+  Note(name, found, value && !value->empty() ? *value : (fallback ? "on" : "off"));
   if (!value || value->empty()) return fallback;
   const std::string& v = *value;
   if (v == "1" || v == "true" || v == "yes" || v == "on") return true;

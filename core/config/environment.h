@@ -13,6 +13,12 @@
 // build names (NETGRAPH_DEFAULT_CONFIG_FILE in CMake: /etc/netgraph/netgraph.env in the Debian
 // package, none in a development build), which may be absent. A file that is named explicitly but
 // cannot be read, and a line that is not KEY=value, are configuration mistakes.
+//
+// A name that is no setting (core/config/known_settings.h) is reported among the warnings, with the
+// setting nearest to it: every such name in the file, and a NETGRAPH_* name in the environment when
+// it is within kLikelySlip edits of a setting (the environment holds other programs' variables too,
+// several of the development scripts' among them). Every read is recorded with the value used and
+// where it came from, for --print-config.
 #ifndef NETGRAPH_CORE_CONFIG_ENVIRONMENT_H_
 #define NETGRAPH_CORE_CONFIG_ENVIRONMENT_H_
 
@@ -32,8 +38,20 @@ namespace netgraph::config {
 // the process's user.
 inline constexpr char kDefaultDatabaseUrl[] = "postgresql:///netgraph";
 
+// One setting as a program read it: the value it uses (the default when unset, a secret in a URL
+// masked) and where that came from ("environment", "<file>:<line>", "default").
+struct Reading {
+  std::string name;
+  std::string value;
+  std::string source;
+};
+
 class Environment {
  public:
+  // How many edits from a setting an unknown NETGRAPH_* name in the environment may be to be
+  // reported (NETGRAPH_WORKRES, NETGRAPH_REQUEST_TIMEOUT for NETGRAPH_REQUEST_TIMEOUT_MS).
+  static constexpr std::size_t kLikelySlip = 3;
+
   using Lookup = std::function<std::optional<std::string>(const std::string& name)>;
 
   // Reads the process environment, then the configuration file (see above).
@@ -77,19 +95,36 @@ class Environment {
   Status status() const;
   // Every problem recorded, one per line, for --check-config.
   const std::vector<std::string>& problems() const { return problems_; }
-  // Settings that work but should change (old names), one line each, for the log.
+  // Settings that work but should change (old names) and names that are no settings, one line
+  // each, for the log.
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // Every setting read so far, by name.
+  std::vector<Reading> readings() const;
 
  private:
+  struct Found {
+    std::optional<std::string> value;
+    std::string source;  // "environment", "<file>:<line>" or "default"
+  };
+  struct FileValue {
+    std::string value;
+    int line = 0;
+  };
+
   void ReadFile(const std::string& path, bool must_exist);
+  // Warns about the names in the file and the environment that are no settings.
+  void ReportUnknownNames(const std::vector<std::string>& environment_names);
   // From lookup_ when set (tests), else the process environment, then the file.
-  std::optional<std::string> Value(const std::string& name) const;
+  Found Value(const std::string& name) const;
+  // Records what `name` was read as: `used`, from `found` (or the default when it had no value).
+  void Note(const std::string& name, const Found& found, const std::string& used);
 
   Lookup lookup_;
   std::string file_;
-  std::map<std::string, std::string> file_values_;
+  std::map<std::string, FileValue> file_values_;
   std::vector<std::string> problems_;
   std::vector<std::string> warnings_;
+  std::map<std::string, Reading> readings_;
 };
 
 }  // namespace netgraph::config

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/crypto/private_file.h"
+
 namespace netgraph::crypto {
 namespace {
 
@@ -60,30 +62,6 @@ Status ParseKeypairNumbers(std::string_view json, Bytes32& seed, Bytes32& public
   return at == json.size() ? Status::Ok() : not_an_array;
 }
 
-// As ssh does for private keys: a secret that other users can read, or that another user could
-// have written, is refused rather than used.
-Status CheckPrivateFile(int fd, const std::filesystem::path& path) {
-  struct stat info {};
-  if (::fstat(fd, &info) != 0) {
-    return Status::FailedPrecondition("cannot stat keypair file " + path.string() + ": " +
-                                      std::strerror(errno));
-  }
-  if (info.st_uid != ::geteuid()) {
-    return Status::FailedPrecondition(
-        "keypair file " + path.string() + " is owned by uid " + std::to_string(info.st_uid) +
-        ", not by this process's user (uid " + std::to_string(::geteuid()) +
-        "); chown it to the service user");
-  }
-  if ((info.st_mode & 077) != 0) {
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
-    return Status::FailedPrecondition("keypair file " + path.string() +
-                                      " is accessible by group or others " + "(mode " + mode +
-                                      "); it holds a secret key: chmod 600 it");
-  }
-  return Status::Ok();
-}
-
 }  // namespace
 
 std::string ToSolanaKeypairJson(const Ed25519Keypair& keypair) {
@@ -115,7 +93,7 @@ Result<Ed25519Keypair> ReadSolanaKeypairFile(const std::filesystem::path& path) 
     return Status::FailedPrecondition("cannot open keypair file " + path.string() + ": " +
                                       std::strerror(errno));
   }
-  Status usable = CheckPrivateFile(fd, path);
+  Status usable = CheckPrivateFile(fd, path, "keypair file");
   // One fixed buffer, never reallocated, and no stream buffer in between, so no unwiped copy of
   // the secret is left behind.
   std::string text(kMaxFileSize + 1, '\0');

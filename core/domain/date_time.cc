@@ -21,4 +21,32 @@ std::string FormatDateTime(Timestamp instant) {
   return text;
 }
 
+std::string InstantFromNow(const std::string& text) {
+  if (text.size() < 2) return text;
+  const char unit = text.back();
+  const std::string digits = text.substr(0, text.size() - 1);
+  if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) {
+    return text;
+  }
+  std::int64_t seconds = std::stoll(digits);
+  switch (unit) {
+    case 's':
+      break;
+    case 'm':
+      seconds *= 60;
+      break;
+    case 'h':
+      seconds *= 3600;
+      break;
+    case 'd':
+      seconds *= 86400;
+      break;
+    default:
+      return text;
+  }
+  const auto at = std::chrono::time_point_cast<std::chrono::microseconds>(
+      std::chrono::system_clock::now() + std::chrono::seconds(seconds));
+  return FormatDateTime(at);
+}
+
 }  // namespace netgraph::domain

@@ -19,6 +19,11 @@ inline Timestamp FromEpochMicros(std::int64_t micros) {
 // Truncates to milliseconds.
 std::string FormatDateTime(Timestamp instant);
 
+// An instant an operator typed: a duration from now ("90s", "30m", "12h", "7d") becomes that
+// instant in RFC 3339; anything else is returned as it is, for PostgreSQL to read as a timestamptz
+// (an RFC 3339 instant, "now", ...) or refuse.
+std::string InstantFromNow(const std::string& text);
+
 }  // namespace netgraph::domain
 
 #endif  // NETGRAPH_CORE_DOMAIN_DATE_TIME_H_

@@ -45,4 +45,13 @@ Result<User> GrantAdmin(store::Connection& db, std::string_view idp_did) {
   return FromRow(row, false);
 }
 
+Result<std::vector<User>> ListUsers(store::Connection& db, std::int64_t first,
+                                    std::int64_t after_id) {
+  if (first < 1 || first > 1000) return Status::InvalidArgument("first must be 1 to 1000");
+  NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::UserRow> rows, store::UserPage(db, after_id, first));
+  std::vector<User> users;
+  for (const store::UserRow& row : rows) users.push_back(FromRow(row, false));
+  return users;
+}
+
 }  // namespace netgraph::domain

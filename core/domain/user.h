@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/domain/failure.h"
 #include "core/store/connection.h"
@@ -32,6 +33,11 @@ struct User {
 // token has one. A subject longer than 512 characters is refused (kAuthenticationRequired); an
 // email claim that is not a plausible address is ignored.
 Outcome<User> UserForPrincipal(store::Connection& db, const Principal& principal);
+
+// A keyset page of the users by id (`netgraphctl users list`): up to `first` (1 to 1000) after
+// `after_id`; is_admin is the database flag.
+Result<std::vector<User>> ListUsers(store::Connection& db, std::int64_t first,
+                                    std::int64_t after_id);
 
 // Sets the database admin flag (`netgraphctl admin grant`), creating the user when absent.
 Result<User> GrantAdmin(store::Connection& db, std::string_view idp_did);

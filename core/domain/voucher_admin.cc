@@ -1,7 +1,6 @@
 #include "core/domain/voucher_admin.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include "core/domain/date_time.h"
 #include "core/domain/internal/amount.h"
@@ -13,35 +12,6 @@ namespace netgraph::domain {
 namespace {
 
 constexpr std::string_view kStatuses[] = {"AVAILABLE", "CLAIMED", "REDEEMED", "EXPIRED", "REVOKED"};
-
-// "7d" -> 7 days from now as RFC 3339; anything else is passed on for PostgreSQL to read.
-std::string ExpiryInstant(const std::string& expires) {
-  if (expires.size() < 2) return expires;
-  const char unit = expires.back();
-  const std::string digits = expires.substr(0, expires.size() - 1);
-  if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) {
-    return expires;
-  }
-  std::int64_t seconds = std::stoll(digits);
-  switch (unit) {
-    case 's':
-      break;
-    case 'm':
-      seconds *= 60;
-      break;
-    case 'h':
-      seconds *= 3600;
-      break;
-    case 'd':
-      seconds *= 86400;
-      break;
-    default:
-      return expires;
-  }
-  const auto at = std::chrono::time_point_cast<std::chrono::microseconds>(
-      std::chrono::system_clock::now() + std::chrono::seconds(seconds));
-  return FormatDateTime(at);
-}
 
 }  // namespace
 
@@ -69,7 +39,7 @@ Result<std::vector<Voucher>> IssueVouchers(store::Connection& db, const IssueReq
                                   : std::string("no round is open: name one with --round"));
     }
     std::optional<std::string> expires;
-    if (request.expires) expires = ExpiryInstant(*request.expires);
+    if (request.expires) expires = InstantFromNow(*request.expires);
     for (std::int64_t i = 0; i < request.count; ++i) {
       NETGRAPH_ASSIGN_OR_RETURN(std::string code, GenerateVoucherCode());
       NETGRAPH_ASSIGN_OR_RETURN(

@@ -115,6 +115,13 @@ class EngineImpl final : public Engine {
     return result;
   }
 
+  std::optional<Value> CoerceVariables(const PreparedDocument& document,
+                                       const ExecuteParams& params) override {
+    const auto* prepared = dynamic_cast<const PreparedDocumentImpl*>(&document);
+    if (prepared == nullptr || prepared->owner() != this) return std::nullopt;
+    return executor_.CoerceVariables(*prepared, params);
+  }
+
   std::unique_ptr<Subscription> Subscribe(std::shared_ptr<const PreparedDocument> document,
                                           const ExecuteParams& params,
                                           ExecutionResult* request_error) override {
@@ -161,7 +168,6 @@ class EngineImpl final : public Engine {
     validation_options.max_introspection_depth = limits.max_introspection_depth;
     validation_options.max_depth = limits.max_depth;
     validation_options.max_aliases = limits.max_aliases;
-    if (limits.max_cost != 0) validation_options.max_cost = limits.max_cost;
     std::vector<Error> errors = Validate(*bindings_.schema, *document, validation_options);
     if (errors.empty() && !options_.introspection) {
       IntrospectionFieldFinder finder(*document, bindings_.schema->query_type()->name);

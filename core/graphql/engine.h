@@ -88,8 +88,8 @@ struct Limits {
   std::size_t max_depth = 15;               // field nesting, not counting introspection fields
   std::size_t max_aliases = 30;             // aliased fields per document
   std::size_t max_introspection_depth = 3;  // as graphql-js's MaxIntrospectionDepthRule
-  // Per operation, as core/graphql/validation/query_cost_rule.cc counts it; 0: no limit. The
-  // error has extensions.code COST_LIMIT_EXCEEDED.
+  // Of the operation that runs, as core/graphql/execution/operation_cost.h counts it; 0: no limit.
+  // The request error has extensions.code COST_LIMIT_EXCEEDED.
   std::uint64_t max_cost = 20000;
 };
 
@@ -190,6 +190,14 @@ class Engine {
   // a request error: subscriptions go through Subscribe.
   virtual ExecutionResult Execute(const PreparedDocument& document,
                                   const ExecuteParams& params) = 0;
+
+  // The variable values Execute would run `document`'s operation (params.operation_name selects
+  // it) with: an Object of the variables the operation defines, coerced from params.variables,
+  // defaults applied, absent ones without a default left out. Variables the operation does not
+  // define are not in it. nullopt when Execute would answer with a request error instead. For a
+  // caller that keys something by what an operation depends on (core/api/answer_key.h).
+  virtual std::optional<Value> CoerceVariables(const PreparedDocument& document,
+                                               const ExecuteParams& params) = 0;
 
   // CreateSourceStream of the spec. On success returns the subscription; otherwise nullptr and
   // `request_error` holds the response to send (a request error or the subscribe resolver's error).

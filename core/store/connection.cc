@@ -193,6 +193,24 @@ Result<std::vector<std::pair<std::string, std::string>>> ConnectionParameters(
   return parameters;
 }
 
+bool ConnectionNamesUser(const std::string& conninfo) {
+  const char* pguser = std::getenv("PGUSER");
+  if (pguser != nullptr && *pguser != '\0') return true;
+  if (!IsConnectionString(conninfo)) return false;  // a bare database name
+  char* error = nullptr;
+  PQconninfoOption* given = PQconninfoParse(conninfo.c_str(), &error);
+  PQfreemem(error);
+  if (given == nullptr) return true;
+  bool named = false;
+  for (PQconninfoOption* o = given; o->keyword != nullptr; ++o) {
+    if (std::string_view(o->keyword) == "user" && o->val != nullptr && *o->val != '\0') {
+      named = true;
+    }
+  }
+  PQconninfoFree(given);
+  return named;
+}
+
 Rows::Rows(pg_result* result) : result_(result) {}
 Rows::Rows(Rows&& other) noexcept : result_(std::exchange(other.result_, nullptr)) {}
 Rows& Rows::operator=(Rows&& other) noexcept {

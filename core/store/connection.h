@@ -85,6 +85,11 @@ struct ConnectionOptions {
 Result<std::vector<std::pair<std::string, std::string>>> ConnectionParameters(
     const std::string& conninfo, const ConnectionOptions& options);
 
+// Whether `conninfo` (or libpq's PGUSER) names the user to log in as; without one libpq logs in as
+// the process's system user (netgraphctl, started as root, then runs as the service's user). True
+// when `conninfo` does not parse: the connection will say why.
+bool ConnectionNamesUser(const std::string& conninfo);
+
 // Every failing call returns a Status whose code says what the caller can do about it (the message
 // is the server's or libpq's text):
 //   kUnavailable       the connection could not be opened or was lost, or the server did not

@@ -25,6 +25,8 @@ constexpr Statement kRecord{"migrations_record",
                             "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)"};
 constexpr Statement kCurrent{"migrations_current",
                              "SELECT COALESCE(max(version), 0) FROM schema_migrations"};
+constexpr Statement kTableExists{"migrations_table_exists",
+                                 "SELECT to_regclass('schema_migrations') IS NOT NULL"};
 
 int VersionOf(std::string_view file_name) { return std::atoi(std::string(file_name).c_str()); }
 
@@ -77,9 +79,25 @@ Result<std::vector<Migration>> Migrate(Connection& connection) {
 }
 
 Result<int> SchemaVersion(Connection& connection) {
-  NETGRAPH_RETURN_IF_ERROR(connection.ExecuteScript(kCreateTable));
+  NETGRAPH_ASSIGN_OR_RETURN(Rows exists, connection.Run(kTableExists));
+  if (!exists.Bool(0, 0)) return 0;
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, connection.Run(kCurrent));
   return static_cast<int>(rows.Int(0, 0));
+}
+
+int RequiredSchemaVersion() {
+  const std::vector<Migration> known = KnownMigrations();
+  return known.empty() ? 0 : known.back().version;
+}
+
+Status RequireSchema(Connection& connection) {
+  NETGRAPH_ASSIGN_OR_RETURN(int version, SchemaVersion(connection));
+  if (version >= RequiredSchemaVersion()) return Status::Ok();
+  return Status::FailedPrecondition(
+      "the database schema is at version " + std::to_string(version) + ", older than the " +
+      std::to_string(RequiredSchemaVersion()) +
+      " this release needs: run the migrations first (systemctl restart netgraph-migrate, or "
+      "netgraphctl migrate as the schema's owner)");
 }
 
 }  // namespace netgraph::store

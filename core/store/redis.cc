@@ -252,6 +252,32 @@ Result<RedisReply> RedisClient::Call(const std::vector<std::string>& arguments) 
       arguments.empty() ? "" : arguments.front().c_str());
 }
 
+Result<std::optional<std::string>> RedisClient::Get(std::string_view key) {
+  NETGRAPH_ASSIGN_OR_RETURN(
+      RedisReply reply, Send(
+                            [&] {
+                              return static_cast<redisReply*>(
+                                  redisCommand(context_, "GET %b", key.data(), key.size()));
+                            },
+                            "GET"));
+  if (reply->type == REDIS_REPLY_ERROR) {
+    telemetry::Add(telemetry::Counter::kRedisErrors);
+    return Status::Internal(std::string("Redis: ") + reply->str);
+  }
+  if (reply->type != REDIS_REPLY_STRING) return std::optional<std::string>();
+  return std::optional<std::string>(std::string(reply->str, reply->len));
+}
+
+Status RedisClient::Set(std::string_view key, std::string_view value) {
+  Result<std::int64_t> reply = Command(
+      [&] {
+        return static_cast<redisReply*>(redisCommand(context_, "SET %b %b", key.data(), key.size(),
+                                                     value.data(), value.size()));
+      },
+      "SET");
+  return reply.ok() ? Status::Ok() : reply.status();
+}
+
 Result<RedisReply> RedisClient::Send(const std::function<redisReply*()>& send, const char* name) {
   // A connection that broke since the last command (Redis restarted) fails only now: such a
   // failure is retried once on a fresh connection. So is a command a demoted master refused

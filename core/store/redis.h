@@ -1,5 +1,6 @@
 // A synchronous Redis client (hiredis) as a worker process holds it: to publish committed graph
-// updates and to report health. It connects on first use, gives every command a timeout, and
+// updates, to keep the relay's note of what it published (core/domain/outbox_relay.h) and to report
+// health. It connects on first use, gives every command a timeout, and
 // re-opens a lost connection: a command that finds the connection broken (Redis restarted since
 // the last command) is sent once more on a fresh one, so a PUBLISH may, rarely, go out twice.
 // Given sentinels (core/store/redis_sentinel.h), it asks them where the master is at every
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +76,9 @@ class RedisClient {
   Result<std::int64_t> Publish(std::string_view channel, std::string_view message);
   // Any command, its arguments as given; the reply whatever its type (an error reply too).
   Result<RedisReply> Call(const std::vector<std::string>& arguments);
+  // GET: the key's value, nullopt when it has none. SET: stores one, without expiry.
+  Result<std::optional<std::string>> Get(std::string_view key);
+  Status Set(std::string_view key, std::string_view value);
 
  private:
   Status EnsureConnected();

@@ -19,6 +19,24 @@ constexpr Statement kInsertRound{
     "INSERT INTO rounds (name, price, target, opens_at, closes_at) "
     "VALUES ($1, $2::numeric, $3::numeric, $4::timestamptz, $5::timestamptz) "
     "ON CONFLICT (name) DO NOTHING"};
+constexpr Statement kUpdateToken{
+    "token_update",
+    "UPDATE token SET name = $1, symbol = $2, decimals = $3::smallint "
+    "WHERE decimals = $3::smallint OR NOT EXISTS (SELECT 1 FROM vouchers) "
+    "RETURNING name, symbol, decimals"};
+constexpr Statement kListRounds{
+    "rounds_list",
+    "SELECT r.id, r.name, r.price::float8, r.target::float8, r.price::text, r.target::text, "
+    "  epoch_us(r.opens_at), epoch_us(r.closes_at), "
+    "  r.id = (SELECT id FROM rounds WHERE opens_at <= now() "
+    "          AND (closes_at IS NULL OR closes_at > now()) "
+    "          ORDER BY opens_at DESC, id DESC LIMIT 1) IS TRUE "
+    "FROM rounds r ORDER BY r.opens_at, r.id"};
+constexpr Statement kCloseRound{"rounds_close",
+                                "UPDATE rounds SET closes_at = $2::timestamptz "
+                                "WHERE name = $1 AND opens_at < $2::timestamptz "
+                                "  AND (closes_at IS NULL OR closes_at > $2::timestamptz) "
+                                "RETURNING id, name, price::float8, target::float8"};
 // Amounts are summed in base units and divided by 10^decimals once, in exact numeric arithmetic.
 // The sums come from the figures the vouchers' triggers maintain (migration 0003), less the claims
 // past their expiry that the sweep has not stored as EXPIRED yet: the same figures as aggregating
@@ -76,6 +94,15 @@ Result<TokenRow> ReadToken(Connection& db) {
                   static_cast<int>(rows.Int(0, 2))};
 }
 
+Result<std::optional<TokenRow>> UpdateToken(Connection& db, const TokenRow& token) {
+  NETGRAPH_ASSIGN_OR_RETURN(
+      Rows rows, db.Run(kUpdateToken, {token.name, token.symbol, std::to_string(token.decimals)}));
+  if (rows.empty()) return std::optional<TokenRow>();
+  return std::optional<TokenRow>(TokenRow{std::string(rows.Text(0, 0)),
+                                          std::string(rows.Text(0, 1)),
+                                          static_cast<int>(rows.Int(0, 2))});
+}
+
 Result<std::optional<RoundRow>> CurrentRound(Connection& db) {
   return AtMostOneRound(db.Run(kCurrentRound));
 }
@@ -97,6 +124,22 @@ Result<RoundRow> EnsureRound(Connection& db, const NewRound& round) {
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<RoundRow> stored, FindRound(db, round.name));
   if (!stored.has_value()) return Status::Internal("rounds: inserted round not found");
   return *stored;
+}
+
+Result<std::vector<RoundSchedule>> ListRounds(Connection& db) {
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kListRounds));
+  std::vector<RoundSchedule> rounds;
+  for (int i = 0; i < rows.size(); ++i) {
+    rounds.push_back(RoundSchedule{ReadRound(rows, i), std::string(rows.Text(i, 4)),
+                                   std::string(rows.Text(i, 5)), rows.Int(i, 6),
+                                   rows.OptionalInt(i, 7), rows.Bool(i, 8)});
+  }
+  return rounds;
+}
+
+Result<std::optional<RoundRow>> CloseRound(Connection& db, std::string_view name,
+                                           const std::string& closes_at) {
+  return AtMostOneRound(db.Run(kCloseRound, {std::string(name), closes_at}));
 }
 
 Result<InvestmentFigures> ReadInvestmentFigures(Connection& db) {

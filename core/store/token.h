@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 #include "core/store/connection.h"
@@ -24,6 +25,10 @@ struct TokenRow {
 };
 
 Result<TokenRow> ReadToken(Connection& db);
+
+// Replaces the token row. Returns nullopt, changing nothing, when `token` changes the decimals and
+// a voucher exists: amounts are stored in base units, which the decimals give their meaning.
+Result<std::optional<TokenRow>> UpdateToken(Connection& db, const TokenRow& token);
 
 struct RoundRow {
   std::int64_t id = 0;
@@ -46,6 +51,25 @@ Result<std::optional<RoundRow>> FindRound(Connection& db, std::string_view name)
 Result<std::optional<RoundRow>> FindRoundById(Connection& db, std::int64_t id);
 // Inserts the round unless one of that name exists; returns the stored round either way.
 Result<RoundRow> EnsureRound(Connection& db, const NewRound& round);
+
+// A round with its schedule, as `netgraphctl rounds list` shows it.
+struct RoundSchedule {
+  RoundRow round;
+  std::string price;  // exact decimal text
+  std::string target;
+  std::int64_t opens_at_us = 0;  // microseconds since the Unix epoch
+  std::optional<std::int64_t> closes_at_us;
+  bool current = false;  // the round investmentData shows (CurrentRound)
+};
+
+// Every round, by opening time.
+Result<std::vector<RoundSchedule>> ListRounds(Connection& db);
+
+// Sets the round's closing time to `closes_at` (anything PostgreSQL reads as a timestamptz) when it
+// is open then: it has opened by then and closes later or never. Returns the round, or nullopt
+// when no round of that name is open at that time.
+Result<std::optional<RoundRow>> CloseRound(Connection& db, std::string_view name,
+                                           const std::string& closes_at);
 
 struct InvestmentFigures {
   TokenRow token;

@@ -17,6 +17,9 @@ constexpr Statement kGrantAdmin{"users_grant_admin",
                                 "INSERT INTO users (idp_did, is_admin) VALUES ($1, true) "
                                 "ON CONFLICT (idp_did) DO UPDATE SET is_admin = true "
                                 "RETURNING id, idp_did, email, is_admin, public_id"};
+constexpr Statement kPage{"users_page",
+                          "SELECT id, idp_did, email, is_admin, public_id FROM users "
+                          "WHERE id > $1 ORDER BY id LIMIT $2"};
 constexpr Statement kLock{"users_lock", "SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE"};
 constexpr Statement kCountFailures{
     "claim_failures_count",
@@ -55,6 +58,14 @@ Result<UserRow> UpsertUser(Connection& db, std::string_view idp_did,
 
 Result<UserRow> SetAdminFlag(Connection& db, std::string_view idp_did) {
   return OneUser(db.Run(kGrantAdmin, {std::string(idp_did)}));
+}
+
+Result<std::vector<UserRow>> UserPage(Connection& db, std::int64_t after_id, std::int64_t first) {
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows,
+                            db.Run(kPage, {std::to_string(after_id), std::to_string(first)}));
+  std::vector<UserRow> users;
+  for (int i = 0; i < rows.size(); ++i) users.push_back(ReadUser(rows, i));
+  return users;
 }
 
 Status LockUser(Connection& db, std::int64_t user_id) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 #include "core/store/connection.h"
@@ -29,6 +30,9 @@ Result<UserRow> UpsertUser(Connection& db, std::string_view idp_did,
 
 // Sets the admin flag, creating the user when absent.
 Result<UserRow> SetAdminFlag(Connection& db, std::string_view idp_did);
+
+// A keyset page of the users by id: up to `first` after `after_id` (0 from the start).
+Result<std::vector<UserRow>> UserPage(Connection& db, std::int64_t after_id, std::int64_t first);
 
 // Locks the user's row until the transaction ends: one claim per user at a time.
 Status LockUser(Connection& db, std::int64_t user_id);

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# The deployment step of scripts/test: builds the Debian package (scripts/package), checks it with
-# lintian (no error) and against `cmake --install` (the same files), then runs deploy.test.mjs,
-# which installs it in a Debian 12 container under systemd (container.mjs). Needs root,
-# systemd-container, mmdebstrap and lintian (scripts/setup installs them), and the host's ports 80,
-# 8080, 5432 and 6379 free: the container's nginx, PostgreSQL and Redis use the host's network.
+# The deployment step of scripts/test: builds the Debian package (scripts/package) and the previous
+# release's (previous-package.sh), checks the package with lintian (no error, and no warning beyond
+# packaging/lintian-overrides, each with its reason), against `cmake --install` (the same files) and
+# for documents it names but lacks (shipped-docs.mjs), then runs deploy.test.mjs (the install by
+# docs/operations.md, and the life of the service after it) and upgrade.test.mjs (the previous
+# release upgraded to this one under load, and a boot with PostgreSQL down), each in a Debian 12
+# container under systemd (container.mjs). Needs root, systemd-container, mmdebstrap and lintian
+# (scripts/setup --tests installs them), and the host's ports 80, 8080, 5432 and 6379 free: the
+# container's nginx, PostgreSQL and Redis use the host's network.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
+started=$SECONDS
+took() { echo "($((SECONDS - started)) s)"; }
 
 # Said plainly up front, rather than as a service in the container that fails to start.
 for port in 80 8080 5432 6379; do
@@ -17,11 +23,13 @@ for port in 80 8080 5432 6379; do
   fi
 done
 
-deb=$(scripts/package | tail -n 1)
-echo "package: $deb"
+deb=$(NETGRAPH_SKIP_SETUP=1 scripts/package | tail -n 1)
+echo "package: $deb $(took)"
+previous=$(tests/deploy/previous-package.sh | tail -n 1)
+echo "previous release's package: $previous $(took)"
 
-lintian --fail-on error "$deb"
-echo "lintian: no error"
+lintian --pedantic --fail-on error,warning "$deb"
+echo "lintian: no error, no warning beyond packaging/lintian-overrides (each with its reason) $(took)"
 
 # The package's files (not directories) against what `cmake --install` puts under a prefix.
 prefix=$(mktemp -d)
@@ -31,4 +39,8 @@ diff <(cd "$prefix" && find . ! -type d | sed 's|^\./|/|' | sort) \
      <(dpkg-deb --fsys-tarfile "$deb" | tar -t | grep -v '/$' | sed 's|^\./|/|' | sort)
 echo "cmake --install installs the package's files"
 
-NETGRAPH_DEB="$deb" node --test --test-concurrency=1 tests/deploy/deploy.test.mjs
+node tests/deploy/shipped-docs.mjs "$deb"
+
+NETGRAPH_DEB="$deb" NETGRAPH_PREVIOUS_DEB="$previous" \
+  node --test --test-concurrency=1 tests/deploy/deploy.test.mjs tests/deploy/upgrade.test.mjs
+echo "deployment tests passed $(took)"

@@ -102,6 +102,25 @@ test('the whole graph at its largest stays within the default budget', async () 
   assert.ok(body.data.networkGraph.nodes.length > 0);
 });
 
+test('the cost charges what runs: overlapping fragments once, only the selected operation', async () => {
+  // Apollo Client's shape: __typename everywhere, and a colocated fragment selecting part of the
+  // query again. Merged as execution merges it: 16001; counted spread by spread it was 25001.
+  const apollo = `query Graph { networkGraph(limit: 1000) {
+      nodes { id type labels __typename } links { source target type __typename }
+      metadata { nodeCount linkCount lastUpdated __typename } __typename ...GraphStats } }
+    fragment GraphStats on NetworkGraph {
+      metadata { nodeCount linkCount lastUpdated __typename } nodes { id __typename } __typename }
+    query Heavy { ${aliasedGraphs(1000)} }`;
+  const light = await graphql(apollo, { operationName: 'Graph' });
+  assert.equal(light.body.errors, undefined, JSON.stringify(light.body.errors));
+  assert.ok(light.body.data.networkGraph.nodes.length > 0);
+  // The heavy operation beside it is refused when it is the one selected.
+  const heavy = await graphql(apollo, { operationName: 'Heavy' });
+  assert.equal(heavy.body.data, undefined);
+  assert.equal(heavy.body.errors[0].message, 'Query cost 60030 exceeds the maximum cost of 20000.');
+  assert.equal(heavy.body.errors[0].extensions.code, 'COST_LIMIT_EXCEEDED');
+});
+
 test('with NETGRAPH_INTROSPECTION=false errors give no "Did you mean" hints', { timeout: 60000 }, async (t) => {
   const socket = path.join(runDir, `no-introspection-${process.pid}.sock`);
   const buildDir = process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build');

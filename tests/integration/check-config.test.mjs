@@ -78,6 +78,18 @@ test('netgraph-fcgi --check-config takes NETGRAPH_SCOREBOARD on or off and names
   assert.match(stderr, /NETGRAPH_SCOREBOARD must be true or false, not 'sometimes'/);
 });
 
+test('both daemons\' --check-config name a NETGRAPH_PUBLIC_ORIGIN that is not an origin', () => {
+  for (const binary of ['netgraph-fcgi', 'netgraph-ws']) {
+    for (const bad of ['netgraph.example', 'https://netgraph.example/path', 'https://a b']) {
+      const { code, stderr } = checkConfig(binary, stackEnv({ NETGRAPH_PUBLIC_ORIGIN: bad }));
+      assert.equal(code, EX_CONFIG, `${binary} ${bad}: ${stderr}`);
+      assert.match(stderr, /NETGRAPH_PUBLIC_ORIGIN must be the origin users reach the service at/);
+    }
+    const copied = checkConfig(binary, stackEnv({ NETGRAPH_PUBLIC_ORIGIN: 'https://Netgraph.Example/' }));
+    assert.equal(copied.code, 0, `${binary}: ${copied.stderr}`);
+  }
+});
+
 test('a key file that does not load is a problem --check-config names', () => {
   const garbage = path.join(scratch, 'garbage.pem');
   writeFileSync(garbage, 'not a key\n');
@@ -165,4 +177,47 @@ test('a bad NETGRAPH_LOG_LEVEL stops either daemon at start with exit 78', async
     assert.equal(result.code, EX_CONFIG, `${binary} started anyway: ${result.stderr}`);
     assert.match(result.stderr, /NETGRAPH_LOG_LEVEL must be one of debug, info, warn, error, not 'chatty'/);
   }
+});
+
+test('--check-config names a misspelt setting and the setting nearest to it, from the file and from the environment', () => {
+  const file = path.join(scratch, 'misspelt.env');
+  writeFileSync(file, '# an operator\'s slip\nNETGRAPH_WORKRES=3\n');
+  for (const binary of ['netgraph-fcgi', 'netgraph-ws']) {
+    const { code, stdout, stderr } = checkConfig(binary, stackEnv({ NETGRAPH_CONFIG_FILE: file, NETGRAPH_MAX_DEPHT: '12' }));
+    // A warning, not a mistake: the service would start (and warn the same way).
+    assert.equal(code, 0, `${binary}: ${stderr}`);
+    assert.equal(stdout, `configuration is valid (configuration file ${file})\n`);
+    assert.match(stderr, new RegExp(`NETGRAPH_WORKRES \\(${file.replaceAll('.', '\\.')}:2\\) is not a netgraph setting and is ignored; did you mean NETGRAPH_WORKERS\\?`));
+    assert.match(stderr, /NETGRAPH_MAX_DEPHT \(environment\) is not a netgraph setting and is ignored; did you mean NETGRAPH_MAX_DEPTH\?/);
+  }
+});
+
+test('--print-config prints each setting with the value in use and where it came from, passwords masked', () => {
+  const file = path.join(scratch, 'print.env');
+  writeFileSync(file, 'NETGRAPH_WORKERS=3\n');
+  const password = new URL(process.env.REDIS_URL).password;
+  for (const binary of ['netgraph-fcgi', 'netgraph-ws']) {
+    const run = spawnSync(path.join(binDir, binary), ['--print-config'], {
+      encoding: 'utf8', timeout: 30000,
+      env: stackEnv({ NETGRAPH_CONFIG_FILE: file, NETGRAPH_WORKERS: undefined, NETGRAPH_MAX_DEPTH: '12' }),
+    });
+    assert.equal(run.status, 0, `${binary}: ${run.stderr}`);
+    assert.match(run.stdout, new RegExp(`^# configuration file: ${file.replaceAll('.', '\\.')}\\n`));
+    assert.match(run.stdout, /^NETGRAPH_MAX_DEPTH=12 {2}# environment$/m);
+    assert.match(run.stdout, /^NETGRAPH_MAX_TOKENS=10000 {2}# default$/m);
+    assert.match(run.stdout, /^REDIS_URL=redis:\/\/:\*\*\*\*@127\.0\.0\.1:\d+ {2}# environment$/m);
+    assert.ok(password.length > 8 && !run.stdout.includes(password), 'the Redis password is not printed');
+    assert.match(run.stdout, /configuration is valid \(configuration file .*\)\n$/);
+    if (binary === 'netgraph-fcgi') {
+      assert.match(run.stdout, new RegExp(`^NETGRAPH_WORKERS=3 {2}# ${file.replaceAll('.', '\\.')}:1$`, 'm'));
+    } else {
+      assert.match(run.stdout, /^NETGRAPH_WS_MAX_CONNECTIONS=10000 {2}# default$/m);
+    }
+  }
+  const bad = spawnSync(path.join(binDir, 'netgraph-fcgi'), ['--print-config'], {
+    encoding: 'utf8', timeout: 30000, env: stackEnv({ NETGRAPH_MAX_DEPTH: 'deep' }),
+  });
+  assert.equal(bad.status, EX_CONFIG);
+  assert.match(bad.stdout, /^NETGRAPH_MAX_DEPTH=deep {2}# environment$/m);
+  assert.match(bad.stderr, /NETGRAPH_MAX_DEPTH must be an integer/);
 });

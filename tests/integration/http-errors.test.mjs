@@ -66,6 +66,27 @@ test('an Accept header the service cannot satisfy is 406', async () => {
   assert.equal(onlyMessage(result), 'Accept application/graphql-response+json or application/json');
 });
 
+// Issue 22, finding 9: the media type (or a 406) follows Accept, so a cache between client and
+// service must keep answers per Accept value.
+test('every answer to GET and POST /graphql says Vary: Accept, refusals included', async () => {
+  const get = (query, accept) => fetch(`${graphqlUrl}?query=${encodeURIComponent(query)}`, { headers: { accept } });
+  const answers = [
+    await get('{ __typename }', 'application/json'),
+    await get('{ __typename }', GRAPHQL_RESPONSE),
+    await get('{ __typename', GRAPHQL_RESPONSE),
+    await get('mutation { __typename }', 'application/json'),
+    (await post(JSON.stringify({ query: '{ __typename }' }))).response,
+    (await post(JSON.stringify({ query: '{ __typename }' }), { accept: 'application/json' })).response,
+    (await post('{ not json')).response,
+    (await post('{"query":"{__typename}"}', { accept: 'text/csv' })).response,
+  ];
+  assert.deepEqual(answers.map((response) => response.status), [200, 200, 400, 405, 200, 200, 400, 406]);
+  for (const response of answers) {
+    const vary = (response.headers.get('vary') ?? '').split(',').map((name) => name.trim().toLowerCase());
+    assert.ok(vary.includes('accept'), `${response.status}: Vary ${response.headers.get('vary')}`);
+  }
+});
+
 test('a mutation over GET is 405 with Allow: POST; PUT is 405 with Allow: GET, POST, OPTIONS', async () => {
   const get = await fetch(`${graphqlUrl}?query=${encodeURIComponent('mutation { __typename }')}`);
   assert.equal(get.status, 405);

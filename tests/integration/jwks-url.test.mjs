@@ -2,9 +2,10 @@
 // keys from a real local HTTPS server (tests/support/jwks-server.mjs, its CA named by
 // NETGRAPH_JWT_JWKS_CA_FILE), pick up a rotation there without a restart (a new kid is fetched on
 // sight, a dropped key is refused once the set is refreshed per Cache-Control), keep the last good
-// set while the provider is down or serves garbage, and fetch for unknown kids only at the rate the
-// minimum refresh interval allows. The stack's daemons read $NETGRAPH_RUN_DIR/stack.env as their
-// configuration file (scripts/stack): the test points it at the server and reloads them.
+// set while the provider is down or serves garbage, fetch for unknown kids only at the rate the
+// minimum refresh interval allows, and never make a request wait for a fetch (a slow provider
+// delays nothing). The stack's daemons read $NETGRAPH_RUN_DIR/stack.env as their configuration
+// file (scripts/stack): the test points it at the server and reloads them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,15 @@ function configure(changes) {
   }
   writeFileSync(configFile, `${lines.join('\n')}\n`);
 }
+
+// The daemons' keys from the test's server, with `settings` (a daemon reload applies them).
+const useUrl = (settings) => configure({
+  NETGRAPH_JWT_PUBLIC_KEY_FILE: null,
+  NETGRAPH_JWT_JWKS_URL: server.url,
+  NETGRAPH_JWT_JWKS_CA_FILE: server.caFile,
+  NETGRAPH_JWT_JWKS_MAX_REFRESH_SECONDS: 3600,
+  ...settings,
+});
 
 // SIGHUP, as `systemctl reload`, and the reload's outcome line in the daemon's log.
 async function reload(daemon, outcome) {
@@ -58,13 +68,7 @@ let server;
 before(async () => {
   server = await startJwksServer({ certificates: makeCertificates(runDir) });
   server.publish([first], { maxAge: 3600 });
-  configure({
-    NETGRAPH_JWT_PUBLIC_KEY_FILE: null,
-    NETGRAPH_JWT_JWKS_URL: server.url,
-    NETGRAPH_JWT_JWKS_CA_FILE: server.caFile,
-    NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS: 1,
-    NETGRAPH_JWT_JWKS_MAX_REFRESH_SECONDS: 3600,
-  });
+  useUrl({ NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS: 1 });
   await reloadBoth();
 });
 
@@ -115,10 +119,8 @@ test('while the provider is down or serves garbage, the last good set stays in u
     server.misbehave(mode);
     // Both daemons have tried (max-age 1 s) and failed, and say so.
     for (const daemon of ['fcgi', 'ws']) {
-      await waitFor(async () => {
-        if (daemon === 'fcgi') await acceptedByPool(second.sign(claimsFor(sub)));  // workers fetch when asked
-        return count(logOf(daemon), 'fetch failed') > failures[daemon];
-      }, { timeoutMs: 30000, intervalMs: 500, what: `${daemon} to log a failed fetch (${mode})` });
+      await waitFor(() => count(logOf(daemon), 'fetch failed') > failures[daemon],
+        { timeoutMs: 30000, intervalMs: 500, what: `${daemon} to log a failed fetch (${mode})` });
     }
     assert.match(logOf('fcgi'), /fetch failed .*keeping the last good set, 1 key/);
     assert.ok(await poolAnswers(second.sign(claimsFor(sub)), true), `the pool keeps the key (${mode})`);
@@ -130,13 +132,7 @@ test('while the provider is down or serves garbage, the last good set stays in u
 test('tokens with unknown kids make each process fetch at most once per minimum interval', async () => {
   const minimum = 3;
   server.publish([second], { maxAge: 3600 });
-  configure({
-    NETGRAPH_JWT_PUBLIC_KEY_FILE: null,
-    NETGRAPH_JWT_JWKS_URL: server.url,
-    NETGRAPH_JWT_JWKS_CA_FILE: server.caFile,
-    NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS: minimum,
-    NETGRAPH_JWT_JWKS_MAX_REFRESH_SECONDS: 3600,
-  });
+  useUrl({ NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS: minimum });
   await reloadBoth();
   const before = server.requests;
   const started = Date.now();
@@ -156,4 +152,39 @@ test('tokens with unknown kids make each process fetch at most once per minimum 
   assert.ok(fetches <= bound, `${fetches} fetches for ${sent} forged tokens in ${elapsed} s (at most ${bound})`);
   assert.ok(fetches < sent, `${fetches} fetches, ${sent} forged tokens`);
   assert.ok(await poolAnswers(second.sign(claimsFor(sub)), true), 'the real key still works');
+});
+
+// Issue 22, finding 9: fetches happen on a thread of each worker's own (netgraph-ws: libuv's
+// pool), so a request only reads the key set there is. A token naming an unknown kid is refused at
+// once while the fetch it asked for runs; the scheduled refresh (max-age 1 s here) waits for no one.
+test('a slow identity provider delays no request', async (t) => {
+  const delayMs = 6000;
+  server.publish([second], { maxAge: 1 });
+  useUrl({ NETGRAPH_JWT_JWKS_MIN_REFRESH_SECONDS: 1, NETGRAPH_JWT_JWKS_TIMEOUT_MS: 20000 });
+  await reloadBoth();
+  assert.ok(await poolAnswers(second.sign(claimsFor(sub)), true));
+  const fetchesBefore = server.requests;
+  let slowest = 0;
+  const timed = async (request) => {
+    const started = performance.now();
+    const outcome = await request();
+    slowest = Math.max(slowest, performance.now() - started);
+    return outcome;
+  };
+  server.delay(delayMs);
+  try {
+    const started = Date.now();
+    while (Date.now() - started < 2 * delayMs) {
+      const valid = second.sign(claimsFor(sub));
+      const forged = signingKey(`forged-${Math.random()}`).sign(claimsFor(sub));
+      assert.equal(await timed(() => acceptedByPool(valid)), true);
+      assert.equal(await timed(() => acceptedByPool(forged)), false);
+      assert.equal(await timed(() => connectionOutcome(forged)), 4403);
+    }
+  } finally {
+    server.delay(0);
+  }
+  t.diagnostic(`${server.requests - fetchesBefore} fetches of ${delayMs} ms; the slowest request took ${slowest.toFixed(0)} ms`);
+  assert.ok(server.requests > fetchesBefore, 'the daemons fetched meanwhile');
+  assert.ok(slowest < delayMs / 3, `the slowest request took ${slowest.toFixed(0)} ms; each fetch ${delayMs} ms`);
 });

@@ -2,7 +2,7 @@
 // server, started here on loopback with a 1 s scrape interval, scrapes /metrics (the pool) and
 // /ws/metrics (netgraph-ws) through nginx while the test drives known traffic; the counters, read
 // back through Prometheus's HTTP API, moved by exactly that traffic. promtool finds nothing to
-// complain about in either output.
+// complain about in either output. A client cannot choose a label's value.
 //
 // The pool is a private one (tests/support/private-pool.mjs), so its counters start at zero and
 // only this test moves them; netgraph-ws is the stack's, so its figures are compared with what
@@ -258,4 +258,32 @@ test('promtool check metrics finds nothing in either output', async () => {
     assert.equal(check.status, 0, `${endpoint}: ${check.stdout}${check.stderr}`);
     assert.equal(`${check.stdout}${check.stderr}`.trim(), '', endpoint);
   }
+});
+
+// Issue 22, finding 5: a failure's `code` label is the refusal a resolver reported (a fixed
+// vocabulary), never text read back from the answer, where aliases put what the client likes.
+test('an alias that puts client-chosen text under `error` next to a refusal creates no metric series', async () => {
+  const series = async () => (await (await fetch(`${pool.baseUrl}/metrics`)).text()).split('\n')
+    .filter((line) => line.startsWith('netgraph_graphql_requests_total{'))
+    .map((line) => line.slice(0, line.lastIndexOf(' ')));
+  const before = new Set(await series());
+  const user = newUser('metrics-alias');
+  const wallets = Array.from({ length: 5 }, () => randomWallet());
+  for (const wallet of wallets) {
+    const { status, body } = await post(`mutation($wallet: String!) {
+      a: walletChallenge(walletAddress: $wallet) { error: walletAddress }
+      b: walletChallenge(walletAddress: "not a wallet") { success error }
+    }`, { token: user.token, variables: { wallet } });
+    assert.equal(status, 200);
+    assert.equal(body.data.a.error, wallet, 'the client chose what `error` says');
+    assert.deepEqual(body.data.b, { success: false, error: 'Invalid wallet address' });
+  }
+  const after = await series();
+  for (const wallet of wallets) {
+    assert.ok(!after.some((labels) => labels.includes(wallet)), `a series names ${wallet}`);
+  }
+  const added = after.filter((labels) => !before.has(labels));
+  assert.ok(added.length <= 1, `new series:\n${added.join('\n')}`);
+  assert.ok(after.some((labels) => labels.includes('root_field="walletChallenge",outcome="failure",code="Invalid wallet address"')),
+    after.join('\n'));
 });

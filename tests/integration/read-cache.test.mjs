@@ -1,11 +1,12 @@
 // The read cache of the public queries (networkGraph, investmentData; core/api/read_cache.h) on
 // real pools beside the stack's, over FastCGI: answers from memory are the database's byte for
 // byte and need no PostgreSQL; a mutation is seen by every worker as soon as its response is back;
-// a change made by another pool or by netgraphctl is seen within the freshness bound.
+// a change made by another pool or by netgraphctl is seen within the freshness bound; variables a
+// query does not define neither split its whole answer nor grow the cache past its bound.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { netgraphctl, runDir, waitFor } from '../support/stack.mjs';
 import { fastcgiRequest } from '../support/fastcgi.mjs';
@@ -13,7 +14,7 @@ import { databaseRelay } from '../support/database_relay.mjs';
 import { startPool } from '../support/pool.mjs';
 import { runDaemon, EX_CONFIG } from '../support/daemon.mjs';
 import {
-  CLAIM, REDEEM, confidentialKeypair, issueVouchers, newUser, randomWallet,
+  CLAIM, REDEEM, claim, confidentialKeypair, issueVouchers, newUser, randomWallet,
 } from '../support/api.mjs';
 
 const GRAPH = (limit) => `{ networkGraph(limit: ${limit}) {
@@ -156,6 +157,28 @@ test('an answer that changes with time alone is read again at that instant, whol
   }
 });
 
+// Issue 22, finding 9: a relay (re)started after a change was committed elsewhere never hears of
+// that change: the announcement went to no one. Once it is up it advances the generation, so the
+// workers read again instead of keeping what they held until the next change.
+test('a restarted relay makes the workers read again once it is up', async (t) => {
+  const pool = await startPool(t, 'read-cache-relay-restart', {}, { workers: 1 });
+  await data(pool.socket, INVESTMENT);
+  const before = (await data(pool.socket, INVESTMENT)).investmentData;  // from the cache
+
+  // The relay hears nothing, then dies with whatever announcement reached it; a change is
+  // committed in between, by the stack's pool.
+  process.kill(pool.relayPid, 'SIGSTOP');
+  const [code] = issueVouchers(20);
+  assert.equal((await claim(newUser('relay-restart').token, code, randomWallet())).success, true);
+  process.kill(pool.relayPid, 'SIGKILL');
+  assert.deepEqual((await data(pool.socket, INVESTMENT)).investmentData, before,
+    'the worker still answers from its cache');
+
+  // The master starts another relay; nothing else happens in the database meanwhile.
+  await delayUntil(pool.socket, INVESTMENT,
+    (d) => d.investmentData.investorCount === before.investorCount + 1, performance.now());
+});
+
 test('a change by another pool or by netgraphctl graph import reaches every worker within the bound', async (t) => {
   const workers = 2;
   const watcher = await startPool(t, 'read-cache-watcher', {}, { workers });
@@ -196,6 +219,55 @@ test('a change by another pool or by netgraphctl graph import reaches every work
     }
   }
   t.diagnostic(`delays until seen (ms): ${delays.map((d) => d.toFixed(1)).join(', ')}`);
+});
+
+// The pool's own /metrics over FastCGI (nginx restricts it; this talks to the pool directly).
+async function metrics(socket) {
+  const response = await fastcgiRequest(socket, { method: 'GET', path: '/metrics' });
+  assert.equal(response.status, 200, response.body);
+  return response.body;
+}
+const sample = (text, name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+const rssOf = (pid) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+
+// Issue 22, finding 2: GraphQL ignores the variables an operation does not define, so they must
+// not make the whole answer's key (core/api/answer_key.h).
+test('requests differing only in variables the operation does not define share one whole answer', async (t) => {
+  const pool = await startPool(t, 'read-cache-undefined-variables', {}, { workers: 1 });
+  const LIMITED = 'query($limit: Int) { networkGraph(limit: $limit) { metadata { nodeCount } } }';
+  const counts = async () => {
+    const text = await metrics(pool.socket);
+    return { hits: sample(text, 'netgraph_read_cache_hits_total'), misses: sample(text, 'netgraph_read_cache_misses_total') };
+  };
+  const start = await counts();
+  const first = await post(pool.socket, '{ __typename }', { variables: { a: 1 } });
+  assert.equal(await post(pool.socket, '{ __typename }', { variables: { b: 'two' } }), first);
+  assert.equal(await post(pool.socket, '{ __typename }'), first);
+  const limited = await post(pool.socket, LIMITED, { variables: { limit: 5, junk: 'x' } });
+  assert.equal(await post(pool.socket, LIMITED, { variables: { other: [1, 2], limit: 5 } }), limited);
+  assert.notEqual(await post(pool.socket, LIMITED, { variables: { limit: 6 } }), limited);
+  const end = await counts();
+  assert.deepEqual({ hits: end.hits - start.hits, misses: end.misses - start.misses }, { hits: 3, misses: 3 },
+    'a miss for { __typename }, for limit 5 and for limit 6; every other request a hit');
+});
+
+test('a flood of public queries with large junk variables keeps the read cache within its bound', async (t) => {
+  const pool = await startPool(t, 'read-cache-junk-variables', {}, { workers: 1 });
+  const [worker] = pool.workers();
+  await data(pool.socket, '{ __typename }');
+  const rssBefore = rssOf(worker);
+  // 64 anonymous { __typename } with 900 kB of distinct junk each: before issue 22 each was an
+  // entry of its own, its key holding the junk, about 57 MB in all, none of it counted.
+  for (let i = 0; i < 64; i++) {
+    const junk = `${i}-${'j'.repeat(900 * 1000)}`;
+    assert.deepEqual(await data(pool.socket, '{ __typename }', { variables: { junk } }), { __typename: 'Query' });
+  }
+  const held = sample(await metrics(pool.socket), 'netgraph_read_cache_bytes');
+  assert.ok(held <= 4 * 1024 * 1024, `the read cache holds ${held} bytes (bound: 4 MiB)`);
+  assert.ok(held < 64 * 1024, `${held} bytes: the one answer to { __typename }`);
+  const grown = rssOf(worker) - rssBefore;
+  t.diagnostic(`read cache ${held} bytes; the worker grew by ${(grown / 1048576).toFixed(1)} MiB`);
+  assert.ok(grown < 24 * 1024 * 1024, `the worker grew by ${(grown / 1048576).toFixed(1)} MiB`);
 });
 
 test('NETGRAPH_READ_CACHE takes on or off; anything else stops the pool at start', async () => {

@@ -4,7 +4,7 @@
 // PostgreSQL version shown to anonymous callers is major.minor only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { baseUrl, graphql, runDir } from '../support/stack.mjs';
 import { EX_CONFIG, runDaemon } from '../support/daemon.mjs';
@@ -70,6 +70,35 @@ test('the pool refuses a treasury key file that group or others can read', async
     chmodSync(copy, 0o600);
     const run = await runDaemon('netgraph-fcgi', { NETGRAPH_TREASURY_KEYPAIR_FILE: copy });
     assert.equal(run.started, true, run.stderr);
+  } finally {
+    rmSync(copy, { force: true });
+  }
+});
+
+test('both daemons refuse an update signing key file that group or others can read, or another user owns', async () => {
+  const copy = path.join(runDir, `security-config-signing-${process.pid}.key`);
+  rmSync(copy, { force: true });
+  copyFileSync(process.env.NETGRAPH_UPDATE_SIGNING_KEY_FILE, copy);
+  try {
+    for (const binary of ['netgraph-fcgi', 'netgraph-ws']) {
+      for (const mode of [0o644, 0o640]) {
+        chmodSync(copy, mode);
+        const run = await runDaemon(binary, { NETGRAPH_UPDATE_SIGNING_KEY_FILE: copy });
+        assert.equal(run.started, undefined, `${binary} started with a mode ${mode.toString(8)} signing key`);
+        assert.equal(run.code, EX_CONFIG, run.stderr);
+        assert.ok(run.stderr.includes(`NETGRAPH_UPDATE_SIGNING_KEY_FILE: update signing key file ${copy} is accessible by group or others (mode 0${mode.toString(8)})`), run.stderr);
+      }
+      chmodSync(copy, 0o600);
+      if (process.getuid() === 0) {
+        chownSync(copy, 65534, 65534);
+        const foreign = await runDaemon(binary, { NETGRAPH_UPDATE_SIGNING_KEY_FILE: copy });
+        assert.equal(foreign.code, EX_CONFIG, foreign.stderr);
+        assert.match(foreign.stderr, /is owned by uid 65534, not by this process's user/);
+        chownSync(copy, 0, 0);
+      }
+      const run = await runDaemon(binary, { NETGRAPH_UPDATE_SIGNING_KEY_FILE: copy });
+      assert.equal(run.started, true, run.stderr);
+    }
   } finally {
     rmSync(copy, { force: true });
   }

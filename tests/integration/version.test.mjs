@@ -19,11 +19,13 @@ function versionOf(binary) {
   return match[1];
 }
 
-test('every binary answers --version with the project version and the commit, and exits 0', () => {
+test('every binary answers --version with the release version (cmake/ReleaseVersion.cmake), and exits 0', () => {
   const versions = ['netgraph-fcgi', 'netgraph-ws', 'netgraphctl'].map(versionOf);
   for (const version of versions) {
-    // The build metadata is the commit the build was configured at (a git checkout here).
-    assert.match(version, new RegExp(`^${projectVersion.replaceAll('.', '\\.')}\\+g[0-9a-f]{7,}$`));
+    // A git checkout: the tag's version, or the commits since it and the commit the build was
+    // configured at, or without a tag the project() version with the commit count and commit.
+    assert.match(version, new RegExp(`^${projectVersion.replaceAll('.', '\\.')}` +
+      '(~(rc|beta|alpha)\\d+)?(\\+\\d+\\.g[0-9a-f]{12}|\\+0~git\\d+\\.g[0-9a-f]{12})?$'));
   }
   assert.equal(new Set(versions).size, 1, `one version for all: ${versions}`);
 });
@@ -40,7 +42,7 @@ test('an unknown option is a usage error (2) that lists the options', () => {
   for (const binary of ['netgraph-fcgi', 'netgraph-ws']) {
     const run = spawnSync(path.join(binDir, binary), ['--verison'], { encoding: 'utf8', env: {} });
     assert.equal(run.status, 2, binary);
-    assert.match(run.stderr, /--check-config \| --version \| --help/);
+    assert.match(run.stderr, /--check-config \| --print-config \| --version \| --help/);
   }
 });
 

@@ -10,14 +10,15 @@ const STDIN = 5;
 const STDOUT = 6;
 const RESPONDER = 1;
 
-function record(type, content = Buffer.alloc(0)) {
+// The records of one stream of `type` for request `id` (0: a management record) carrying `content`.
+export function record(type, content = Buffer.alloc(0), id = 1) {
   const chunks = [];
   for (let offset = 0; offset < content.length || chunks.length === 0; offset += 65535) {
     const part = content.subarray(offset, offset + 65535);
     const header = Buffer.alloc(8);
     header.writeUInt8(VERSION, 0);
     header.writeUInt8(type, 1);
-    header.writeUInt16BE(1, 2);  // request id
+    header.writeUInt16BE(id, 2);
     header.writeUInt16BE(part.length, 4);
     chunks.push(header, part);
     if (content.length === 0) break;
@@ -25,7 +26,7 @@ function record(type, content = Buffer.alloc(0)) {
   return Buffer.concat(chunks);
 }
 
-function nameValue(name, value) {
+export function nameValue(name, value) {
   const length = (n) => {
     if (n < 128) return Buffer.from([n]);
     const b = Buffer.alloc(4);
@@ -38,7 +39,7 @@ function nameValue(name, value) {
 }
 
 // The records of one request; `keep` sets FCGI_KEEP_CONN (the pool then keeps the connection).
-function encodeRequest({ method = 'POST', path = '/graphql', headers = {}, body = '' }, keep) {
+export function encodeRequest({ method = 'POST', path = '/graphql', headers = {}, body = '' }, keep) {
   const payload = Buffer.from(body);
   const params = {
     REQUEST_METHOD: method,

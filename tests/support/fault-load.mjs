@@ -137,6 +137,11 @@ export class Ledger {
   bad() {
     return [...this.history.values()].some((c) => c['failed unclean'] > 0 || c.hung > 0);
   }
+
+  // How many operations so far neither succeeded nor were refused.
+  failures() {
+    return [...this.history.values()].reduce((sum, c) => sum + OUTCOMES.slice(2).reduce((n, o) => n + c[o], 0), 0);
+  }
 }
 
 // An investor: a DID with its token (`mintToken(did)`, sync or async), a wallet, an ElGamal key.

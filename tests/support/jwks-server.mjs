@@ -37,16 +37,19 @@ export function signingKey(kid) {
 
 // Starts the server on 127.0.0.1 (`port` 0: any free port). `publish(keys, { maxAge })` sets what
 // GET /jwks.json answers; `misbehave(mode)` makes it 'reset' connections, answer 'error' (503) or
-// 'garbage' (200 with HTML), and misbehave(null) serves the keys again.
+// 'garbage' (200 with HTML), and misbehave(null) serves the keys again; `delay(ms)` holds every
+// answer that long first, as an overloaded provider does (delay(0): no more).
 export async function startJwksServer({ port = 0, certificates = makeCertificates() } = {}) {
   let keys = [];
   let maxAge = 3600;
   let mode = null;
+  let delayMs = 0;
   const state = { requests: 0 };
   const server = createServer({
     key: readFileSync(certificates.keyFile), cert: readFileSync(certificates.certFile),
-  }, (request, response) => {
+  }, async (request, response) => {
     state.requests++;
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (mode === 'reset') { request.socket.destroy(); return; }
     if (mode === 'error') { response.writeHead(503, { 'content-type': 'text/plain' }).end('unavailable'); return; }
     if (mode === 'garbage') {
@@ -72,6 +75,7 @@ export async function startJwksServer({ port = 0, certificates = makeCertificate
       if (options.maxAge !== undefined) maxAge = options.maxAge;
     },
     misbehave(how) { mode = how; },
+    delay(ms) { delayMs = ms; },
     // Stops the server and removes its certificates.
     close: async () => {
       await new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); });

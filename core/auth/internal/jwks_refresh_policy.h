@@ -32,6 +32,8 @@ class JwksRefreshPolicy {
 
   // Whether a fetch should start at `now`.
   bool FetchDue(TimePoint now) const;
+  // When FetchDue next becomes true, as things stand at `now` (`now` itself when it is already).
+  TimePoint NextDue(TimePoint now) const;
   // A token named a kid the current set lacks: fetch as soon as the rate limit allows.
   void NoteUnknownKid() { unknown_kid_ = true; }
   // A fetch starts (it answers any unknown kid noted so far).

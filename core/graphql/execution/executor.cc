@@ -12,10 +12,10 @@
 
 #include "core/graphql/execution/json_writer.h"
 #include "core/graphql/execution/leaf_serializer.h"
+#include "core/graphql/execution/operation_cost.h"
 #include "core/graphql/execution/response_buffer.h"
 #include "core/graphql/execution/variables.h"
 #include "core/graphql/utilities/suggestion_list.h"
-#include "core/graphql/validation/validate.h"
 #include "core/log.h"
 
 namespace netgraph::graphql {
@@ -606,16 +606,16 @@ const ast::OperationDefinition* StartRequest(const Bindings& bindings,
     *request_error = RequestError(std::move(errors));
     return nullptr;
   }
-  // Validation counted sizes given by variables as their defaults: now their values are known.
-  if (options.max_cost && !operation->variable_definitions.empty()) {
-    const FragmentMap& fragments = document.fragments();
-    const FragmentLookup fragment = [&fragments](std::string_view name) {
-      auto found = fragments.find(name);
-      return found == fragments.end() ? nullptr : found->second;
-    };
-    const std::uint64_t cost = OperationCost(*bindings.schema, fragment, *operation, &*coerced);
-    if (cost > *options.max_cost) {
-      Error error{CostLimitMessage(cost, *options.max_cost),
+  if (options.max_cost) {
+    std::optional<std::uint64_t> cost = document.FindCost(*operation);
+    if (!cost) {
+      const OperationCost costed =
+          CostOf(*bindings.schema, document.fragments(), *operation, *coerced);
+      if (!costed.sized_by_variables) document.KeepCost(*operation, costed.cost);
+      cost = costed.cost;
+    }
+    if (*cost > *options.max_cost) {
+      Error error{CostLimitMessage(*cost, *options.max_cost),
                   {document.document().Locate(operation->offset)},
                   {},
                   Value::MakeObject({{"code", Value::String(std::string(kCostLimitCode))}})};
@@ -647,6 +647,16 @@ ExecutionResult Executor::Execute(const PreparedDocumentImpl& document,
   if (operation == nullptr) return request_error;
   Execution execution(bindings_, document, *operation, variables, params.context);
   return execution.Run(params.root_value, nullptr);
+}
+
+std::optional<Value> Executor::CoerceVariables(const PreparedDocumentImpl& document,
+                                               const ExecuteParams& params) const {
+  Value variables;
+  ExecutionResult request_error;
+  if (StartRequest(bindings_, options_, document, params, &variables, &request_error) == nullptr) {
+    return std::nullopt;
+  }
+  return variables;
 }
 
 std::unique_ptr<Subscription> Executor::Subscribe(

@@ -21,7 +21,8 @@
 namespace netgraph::graphql {
 
 struct ExecutorOptions {
-  // The query cost limit (validate.h's max_cost), checked again once variables are coerced.
+  // The query cost limit (operation_cost.h), checked on the selected operation once its variables
+  // are coerced.
   std::optional<std::uint64_t> max_cost;
   // Variable coercion errors leave out their "Did you mean" hints (StripSuggestions).
   bool hide_suggestions = false;
@@ -35,6 +36,10 @@ class Executor {
   // A query or a mutation; anything else (an invalid document, no operation, bad variables, a
   // subscription) is a request error.
   ExecutionResult Execute(const PreparedDocumentImpl& document, const ExecuteParams& params) const;
+
+  // The variables Execute would run with (Engine::CoerceVariables); nullopt for a request error.
+  std::optional<Value> CoerceVariables(const PreparedDocumentImpl& document,
+                                       const ExecuteParams& params) const;
 
   // CreateSourceStream: nullptr with *request_error set when the request cannot subscribe.
   std::unique_ptr<Subscription> Subscribe(std::shared_ptr<const PreparedDocumentImpl> document,

@@ -133,7 +133,21 @@ std::optional<OperationSummary> PreparedDocumentImpl::Describe(
 }
 
 std::size_t PreparedDocumentImpl::held_bytes() const {
-  return fixed_bytes_ + root_plans_.capacity() * sizeof(RootPlan) + planned_bytes_;
+  return fixed_bytes_ + root_plans_.capacity() * sizeof(RootPlan) +
+         costs_.capacity() * sizeof(costs_[0]) + planned_bytes_;
+}
+
+std::optional<std::uint64_t> PreparedDocumentImpl::FindCost(
+    const ast::OperationDefinition& operation) const {
+  for (const auto& [costed, cost] : costs_) {
+    if (costed == &operation) return cost;
+  }
+  return std::nullopt;
+}
+
+void PreparedDocumentImpl::KeepCost(const ast::OperationDefinition& operation,
+                                    std::uint64_t cost) const {
+  costs_.emplace_back(&operation, cost);
 }
 
 const SelectionPlan* PreparedDocumentImpl::FindRootPlan(const ast::OperationDefinition& operation,

@@ -67,6 +67,11 @@ class PreparedDocumentImpl final : public PreparedDocument {
   Result<const ast::OperationDefinition*> SelectOperation(
       std::optional<std::string_view> operation_name) const;
 
+  // The kept cost (operation_cost.h) of `operation`, whose sizes are not variables, or nullopt.
+  std::optional<std::uint64_t> FindCost(const ast::OperationDefinition& operation) const;
+  // Keeps the cost of `operation`, which must not depend on its variables' values.
+  void KeepCost(const ast::OperationDefinition& operation, std::uint64_t cost) const;
+
   // The kept root plan of `operation` for `condition_key`, or null.
   const SelectionPlan* FindRootPlan(const ast::OperationDefinition& operation,
                                     std::uint64_t condition_key) const;
@@ -91,6 +96,8 @@ class PreparedDocumentImpl final : public PreparedDocument {
   FragmentMap fragments_;
   std::vector<std::string_view> condition_variables_;
   mutable std::vector<RootPlan> root_plans_;
+  // At most one per operation.
+  mutable std::vector<std::pair<const ast::OperationDefinition*, std::uint64_t>> costs_;
   std::size_t fixed_bytes_ = 0;  // text, AST and errors
   mutable std::size_t planned_bytes_ = 0;
   mutable std::size_t accounted_bytes_ = 0;

@@ -329,18 +329,12 @@ class MaxIntrospectionDepthRule : public Rule {
   bool Enter(const ast::Node& node) override;
 };
 
-// ---- netgraph's limits (ValidationOptions::max_depth, max_aliases and max_cost).
+// ---- netgraph's limits (ValidationOptions::max_depth and max_aliases). The cost limit is checked
+// on the operation that runs, at execution (core/graphql/execution/operation_cost.h).
 
 class OperationLimitsRule : public Rule {
  public:
   explicit OperationLimitsRule(ValidationContext& context)
-      : Rule(context, {ast::NodeKind::kOperationDefinition}) {}
-  bool Enter(const ast::Node& node) override;
-};
-
-class QueryCostRule : public Rule {
- public:
-  explicit QueryCostRule(ValidationContext& context)
       : Rule(context, {ast::NodeKind::kOperationDefinition}) {}
   bool Enter(const ast::Node& node) override;
 };

@@ -37,16 +37,17 @@ class RuleSetOf {
 
 // graphql-js's specifiedRules in its order, then its MaxIntrospectionDepthRule, then netgraph's
 // limits.
-using ExecutableRuleSet = RuleSetOf<
-    ExecutableDefinitionsRule, UniqueOperationNamesRule, LoneAnonymousOperationRule,
-    SingleFieldSubscriptionsRule, KnownTypeNamesRule, FragmentsOnCompositeTypesRule,
-    VariablesAreInputTypesRule, ScalarLeafsRule, FieldsOnCorrectTypeRule, UniqueFragmentNamesRule,
-    KnownFragmentNamesRule, NoUnusedFragmentsRule, PossibleFragmentSpreadsRule,
-    NoFragmentCyclesRule, UniqueVariableNamesRule, NoUndefinedVariablesRule, NoUnusedVariablesRule,
-    KnownDirectivesRule, UniqueDirectivesPerLocationRule, KnownArgumentNamesRule,
-    UniqueArgumentNamesRule, ValuesOfCorrectTypeRule, ProvidedRequiredArgumentsRule,
-    VariablesInAllowedPositionRule, OverlappingFieldsCanBeMergedRule, UniqueInputFieldNamesRule,
-    MaxIntrospectionDepthRule, OperationLimitsRule, QueryCostRule>;
+using ExecutableRuleSet =
+    RuleSetOf<ExecutableDefinitionsRule, UniqueOperationNamesRule, LoneAnonymousOperationRule,
+              SingleFieldSubscriptionsRule, KnownTypeNamesRule, FragmentsOnCompositeTypesRule,
+              VariablesAreInputTypesRule, ScalarLeafsRule, FieldsOnCorrectTypeRule,
+              UniqueFragmentNamesRule, KnownFragmentNamesRule, NoUnusedFragmentsRule,
+              PossibleFragmentSpreadsRule, NoFragmentCyclesRule, UniqueVariableNamesRule,
+              NoUndefinedVariablesRule, NoUnusedVariablesRule, KnownDirectivesRule,
+              UniqueDirectivesPerLocationRule, KnownArgumentNamesRule, UniqueArgumentNamesRule,
+              ValuesOfCorrectTypeRule, ProvidedRequiredArgumentsRule,
+              VariablesInAllowedPositionRule, OverlappingFieldsCanBeMergedRule,
+              UniqueInputFieldNamesRule, MaxIntrospectionDepthRule, OperationLimitsRule>;
 
 // graphql-js's specifiedSDLRules in its order.
 using SdlRuleSet =

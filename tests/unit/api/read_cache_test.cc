@@ -106,7 +106,7 @@ TEST_F(ReadCacheTest, KeepsAtMostItsCapacityDroppingTheLeastRecentlyUsed) {
 }
 
 TEST_F(ReadCacheTest, KeepsAtMostItsBytesAndNothingLargerThanThem) {
-  const std::size_t one = ReadCache::ApproximateBytes(Value::String("a#1"));
+  const std::size_t one = ReadCache::EntryBytes("a", Value::String("a#1"));
   ReadCache cache(16, 2 * one);
   cache.Attach(&generation);
   Get(cache, "a");
@@ -122,6 +122,45 @@ TEST_F(ReadCacheTest, KeepsAtMostItsBytesAndNothingLargerThanThem) {
   EXPECT_EQ(Get(small, "a"), "a#5");
   EXPECT_EQ(Get(small, "a"), "a#6") << "too large to keep";
   EXPECT_EQ(small.size(), 0u);
+}
+
+// A key is held as long as its answer: a small answer under a large key counts as large.
+TEST_F(ReadCacheTest, CountsTheBytesOfTheKeysToo) {
+  ReadCache cache(16, 16 * 1024);
+  cache.Attach(&generation);
+  auto small = [&](const std::string& key) {
+    return cache.Get(key, kNow, [&]() -> Result<ReadCache::Fresh> {
+      ++reads;
+      return ReadCache::Fresh{Value::String("small"), std::nullopt};
+    });
+  };
+  const std::string large(64 * 1024, 'k');
+  ASSERT_TRUE(small(large).ok());
+  ASSERT_TRUE(small(large).ok());
+  EXPECT_EQ(reads, 2) << "a key larger than the bound is not kept";
+  EXPECT_EQ(cache.size(), 0u);
+
+  const std::string medium(6 * 1024, 'm');
+  ASSERT_TRUE(small(medium + "1").ok());
+  ASSERT_TRUE(small(medium + "2").ok());
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_GE(cache.bytes(), 2 * medium.size());
+  ASSERT_TRUE(small(medium + "3").ok());  // three such keys do not fit in 16 KiB
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_LE(cache.bytes(), 16u * 1024);
+}
+
+TEST_F(ReadCacheTest, ReportsWhatItHoldsAsAGauge) {
+  ReadCache cache(16, 1 << 20);
+  cache.Attach(&generation);
+  Get(cache, "a");
+  Get(cache, std::string(1000, 'b'));
+  EXPECT_GT(cache.bytes(), 1000u);
+  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheBytes), cache.bytes());
+  generation.Advance();
+  Get(cache, "a");
+  EXPECT_EQ(cache.size(), 1u);
+  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheBytes), cache.bytes());
 }
 
 TEST_F(ReadCacheTest, CountsTheMemoryOfNestedAnswers) {

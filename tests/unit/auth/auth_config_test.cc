@@ -97,7 +97,6 @@ TEST(AuthConfigTest, JwksUrlDefaults) {
   EXPECT_EQ(config->jwks_endpoint.timeout, std::chrono::milliseconds(5000));
   EXPECT_EQ(config->jwks_min_refresh, std::chrono::seconds(60));
   EXPECT_EQ(config->jwks_max_refresh, std::chrono::seconds(3600));
-  EXPECT_TRUE(config->jwks_fetch_on_verify);
 }
 
 TEST(AuthConfigTest, ReadsTheJwksUrlSettings) {

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
 #include <deque>
+#include <mutex>
+#include <thread>
 
 #include "tests/unit/auth/test_crypto.h"
 
@@ -140,6 +143,107 @@ TEST_F(JwksKeySetTest, UnknownKidsFetchEarlyButRateLimited) {
     keys.RefreshIfDue();
   }
   EXPECT_EQ(fetches_, 1 + 2);
+}
+
+// The background thread (RefreshInBackground), with a fetch the test holds open as a slow
+// provider would and the real clock: whoever reads the set or notes an unknown kid meanwhile goes
+// on at once, and the thread fetches by itself when an unknown kid asks for it.
+class BackgroundRefreshTest : public ::testing::Test {
+ protected:
+  BackgroundRefreshTest() {
+    config_.jwks_endpoint.url = "https://idp.test/jwks.json";
+    config_.jwks_min_refresh = seconds(1);
+    config_.jwks_max_refresh = seconds(300);
+  }
+
+  // Serves `body` once the test opens the gate (at once while it is open).
+  JwksKeySet::Fetch Provider() {
+    return [this]() -> Result<JwksDocument> {
+      std::unique_lock<std::mutex> lock(mutex_);
+      ++fetches_;
+      changed_.notify_all();
+      changed_.wait(lock, [this] { return open_; });
+      return JwksDocument{body_, seconds(300)};
+    };
+  }
+
+  void Serve(std::string body, bool open) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    body_ = std::move(body);
+    open_ = open;
+    changed_.notify_all();
+  }
+
+  // Waits (at most 30 s, a failure then) until at least `at_least` fetches have begun.
+  void AwaitFetches(int at_least) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    EXPECT_TRUE(changed_.wait_for(lock, seconds(30), [&] { return fetches_ >= at_least; }))
+        << fetches_ << " fetches";
+  }
+
+  static std::vector<std::string> Kids(const JwksKeySet& keys) {
+    std::vector<std::string> kids;
+    JwksKeySet::Snapshot current = keys.Current();
+    if (current.keys) {
+      for (const VerificationKey& key : *current.keys) kids.push_back(key.kid.value_or(""));
+    }
+    return kids;
+  }
+
+  // Polls (at most 30 s) until the set holds `kids`.
+  static bool AwaitKids(const JwksKeySet& keys, const std::vector<std::string>& kids) {
+    const auto deadline = std::chrono::steady_clock::now() + seconds(30);
+    while (Kids(keys) != kids) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return true;
+  }
+
+  AuthConfig config_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::string body_;
+  bool open_ = false;
+  int fetches_ = 0;
+};
+
+TEST_F(BackgroundRefreshTest, ReadersNeverWaitForAFetchInFlight) {
+  Serve(JwksOf({PublicJwk(EcKey(), "k1")}), /*open=*/false);
+  JwksKeySet keys(config_, Provider());
+  keys.RefreshInBackground();
+  AwaitFetches(1);  // the thread's first fetch has begun, and hangs
+  // Reading and noting unknown kids go on meanwhile (were they to wait, this test would hang).
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EQ(keys.Current().keys, nullptr);
+    keys.NoteUnknownKid();
+  }
+  Serve(JwksOf({PublicJwk(EcKey(), "k1")}), /*open=*/true);
+  EXPECT_TRUE(AwaitKids(keys, {"k1"}));
+}
+
+TEST_F(BackgroundRefreshTest, AnUnknownKidWakesTheThreadWithinTheRateLimit) {
+  Serve(JwksOf({PublicJwk(EcKey(), "k1")}), /*open=*/true);
+  JwksKeySet keys(config_, Provider());
+  keys.RefreshInBackground();
+  ASSERT_TRUE(AwaitKids(keys, {"k1"}));
+  // The provider rotates; max-age 300 s would keep the old set, but a token names the new kid.
+  Serve(JwksOf({PublicJwk(OtherEcKey(), "k2")}), /*open=*/true);
+  keys.NoteUnknownKid();
+  EXPECT_TRUE(AwaitKids(keys, {"k2"}));
+  std::lock_guard<std::mutex> lock(mutex_);
+  EXPECT_EQ(fetches_, 2);
+}
+
+TEST_F(BackgroundRefreshTest, TheSetStopsItsThreadWhenItGoes) {
+  Serve(JwksOf({PublicJwk(EcKey(), "k1")}), /*open=*/true);
+  {
+    JwksKeySet keys(config_, Provider());
+    keys.RefreshInBackground();
+    ASSERT_TRUE(AwaitKids(keys, {"k1"}));
+  }  // joins the thread, asleep until the next fetch (300 s away)
+  std::lock_guard<std::mutex> lock(mutex_);
+  EXPECT_EQ(fetches_, 1);
 }
 
 }  // namespace

@@ -115,5 +115,20 @@ TEST(JwksRefreshPolicyTest, AFetchAnswersTheUnknownKidsNotedBeforeIt) {
   EXPECT_TRUE(policy.FetchDue(kStart + seconds(110)));
 }
 
+// What the background thread sleeps until (JwksKeySet::RefreshInBackground).
+TEST(JwksRefreshPolicyTest, NextDueIsTheScheduleOrTheRateLimitedUnknownKid) {
+  JwksRefreshPolicy policy(seconds(10), seconds(100));
+  EXPECT_EQ(policy.NextDue(kStart), kStart) << "the first fetch is due at once";
+  policy.FetchStarted(kStart);
+  policy.FetchSucceeded(kStart, seconds(60));
+  EXPECT_EQ(policy.NextDue(kStart + seconds(1)), kStart + seconds(60));
+  policy.NoteUnknownKid();
+  EXPECT_EQ(policy.NextDue(kStart + seconds(1)), kStart + seconds(10));
+  EXPECT_EQ(policy.NextDue(kStart + seconds(12)), kStart + seconds(12)) << "due now";
+  policy.FetchStarted(kStart + seconds(12));
+  policy.FetchFailed(kStart + seconds(12));
+  EXPECT_EQ(policy.NextDue(kStart + seconds(13)), kStart + seconds(22));
+}
+
 }  // namespace
 }  // namespace netgraph::auth

@@ -1,6 +1,6 @@
 // The queue that passes idle FastCGI connections between a pool's workers
-// (fcgi/connection_handoff.h), with socket pairs standing in for nginx's connections.
-#include "fcgi/connection_handoff.h"
+// (fcgi/pool/connection_handoff.h), with socket pairs standing in for nginx's connections.
+#include "fcgi/pool/connection_handoff.h"
 
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -9,58 +9,13 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
-#include <csignal>
-#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "tests/unit/fcgi/handoff_support.h"
+
 namespace netgraph::fcgi {
 namespace {
-
-struct Pair {
-  Pair() { EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0); }
-  ~Pair() {
-    for (int fd : fds) {
-      if (fd >= 0) ::close(fd);
-    }
-  }
-  int& ours() { return fds[0]; }   // the worker's end
-  int& peers() { return fds[1]; }  // nginx's end
-  int fds[2] = {-1, -1};
-};
-
-std::unique_ptr<ConnectionHandoff> MakeHandoff() {
-  Result<std::unique_ptr<ConnectionHandoff>> made = ConnectionHandoff::Create();
-  EXPECT_TRUE(made.ok()) << made.status().message();
-  return made.ok() ? std::move(made).value() : nullptr;
-}
-
-// Whether `fd` becomes readable within `ms`.
-bool Readable(int fd, int ms) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-  for (;;) {
-    pollfd wait = {fd, POLLIN, 0};
-    const int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                          deadline - std::chrono::steady_clock::now())
-                                          .count());
-    const int ready = ::poll(&wait, 1, std::max(left, 0));
-    if (ready >= 0 || errno != EINTR) return ready == 1;
-  }
-}
-
-// Sleeps `ms`, whatever signal comes.
-void Sleep(int ms) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-  while (std::chrono::steady_clock::now() < deadline) ::usleep(1000);
-}
-
-std::string ReadSome(int fd) {
-  if (!Readable(fd, 2000)) return "<nothing>";
-  char buffer[64];
-  const ssize_t got = ::read(fd, buffer, sizeof(buffer));
-  return got < 0 ? "<error>" : std::string(buffer, static_cast<std::size_t>(got));
-}
 
 // The peer sees neither data nor the end of the connection.
 bool StillOpenAndQuiet(int fd) {
@@ -166,115 +121,6 @@ TEST(ConnectionHandoffTest, AConnectionPutByOneProcessIsServedByAnother) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
   EXPECT_EQ(handoff->waiting(), 0);
-}
-
-// What the queue holds, taken: the descriptors of every queued message.
-std::vector<int> TakeAll(const ConnectionHandoff& handoff) {
-  std::vector<int> taken;
-  while (handoff.Take(&taken)) {
-  }
-  return taken;
-}
-
-TEST(BusyHandOffTest, WhileARequestRunsAndAnotherWorkerWaitsTheOtherConnectionsGo) {
-  auto handoff = MakeHandoff();
-  BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGCHLD);
-  Pair first, second;
-  const int others[] = {first.ours(), second.ours()};
-  handoff->BeginWait();  // another worker waits for work
-  busy.Begin(others, 2);
-  EXPECT_TRUE(Readable(handoff->take_fd(), 2000)) << "handed off within a few ticks";
-  EXPECT_TRUE(busy.End());
-  handoff->EndWait();
-  const std::vector<int> taken = TakeAll(*handoff);
-  ASSERT_EQ(taken.size(), 2u);
-  ASSERT_EQ(::write(taken[1], "x", 1), 1);
-  EXPECT_EQ(ReadSome(second.peers()), "x");
-  for (int fd : taken) ::close(fd);
-}
-
-TEST(BusyHandOffTest, NothingMovesWhileNoOtherWorkerWaits) {
-  auto handoff = MakeHandoff();
-  BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGCHLD);
-  Pair first;
-  busy.Begin(&first.ours(), 1);
-  Sleep(20);  // twenty ticks
-  EXPECT_FALSE(busy.End());
-  EXPECT_TRUE(TakeAll(*handoff).empty());
-}
-
-TEST(BusyHandOffTest, FastRequestsPassNothingAndTheWatcherWakesAgainAfterIdling) {
-  auto handoff = MakeHandoff();
-  BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGCHLD);
-  Pair first;
-  handoff->BeginWait();
-  for (int request = 0; request < 1000; ++request) {
-    busy.Begin(&first.ours(), 1);
-    EXPECT_FALSE(busy.End()) << "a request shorter than a tick";
-  }
-  EXPECT_TRUE(TakeAll(*handoff).empty());
-  Sleep(20);  // long enough for the watcher to go to sleep
-  busy.Begin(&first.ours(), 1);
-  EXPECT_TRUE(Readable(handoff->take_fd(), 2000)) << "the first request after idling woke it";
-  EXPECT_TRUE(busy.End());
-  handoff->EndWait();
-  for (int fd : TakeAll(*handoff)) ::close(fd);
-}
-
-// The state of process `pid` from /proc ('Z' a zombie), or 0 when there is none.
-char ProcessState(pid_t pid) {
-  std::FILE* file = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
-  if (file == nullptr) return 0;
-  char state = 0;
-  if (std::fscanf(file, "%*d (%*[^)]) %c", &state) != 1) state = 0;
-  std::fclose(file);
-  return state;
-}
-
-TEST(BusyHandOffTest, TheWatcherEndsWithItsWorkerEvenOneThatIsKilled) {
-  auto handoff = MakeHandoff();
-  int pipe_fds[2];
-  ASSERT_EQ(::pipe(pipe_fds), 0);
-  const pid_t worker = ::fork();
-  ASSERT_GE(worker, 0);
-  if (worker == 0) {
-    BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGCHLD);
-    const pid_t watcher = busy.watcher();
-    if (::write(pipe_fds[1], &watcher, sizeof(watcher)) != sizeof(watcher)) ::_exit(2);
-    ::pause();  // until killed: no destructor runs
-  }
-  pid_t watcher = -1;
-  ASSERT_EQ(::read(pipe_fds[0], &watcher, sizeof(watcher)), static_cast<ssize_t>(sizeof(watcher)));
-  ASSERT_GT(watcher, 0);
-  EXPECT_NE(ProcessState(watcher), 0);
-  ::kill(worker, SIGKILL);
-  ASSERT_EQ(::waitpid(worker, nullptr, 0), worker);
-  char state = ProcessState(watcher);
-  for (int waited = 0; waited < 2000 && state != 0 && state != 'Z'; ++waited) {
-    Sleep(1);
-    state = ProcessState(watcher);
-  }
-  EXPECT_TRUE(state == 0 || state == 'Z') << "the watcher still runs: " << state;
-  ::close(pipe_fds[0]);
-  ::close(pipe_fds[1]);
-}
-
-volatile std::sig_atomic_t g_watcher_died = 0;
-
-TEST(BusyHandOffTest, ItsWorkerHearsWhenTheWatcherDies) {
-  struct sigaction action = {};
-  action.sa_handler = [](int) { g_watcher_died = 1; };
-  struct sigaction before = {};
-  ::sigaction(SIGUSR2, &action, &before);
-  auto handoff = MakeHandoff();
-  {
-    BusyHandOff busy(*handoff, std::chrono::microseconds(1000), SIGUSR2);
-    ASSERT_GT(busy.watcher(), 0);
-    ::kill(busy.watcher(), SIGKILL);
-    for (int waited = 0; waited < 2000 && g_watcher_died == 0; ++waited) Sleep(1);
-    EXPECT_EQ(g_watcher_died, 1);
-  }
-  ::sigaction(SIGUSR2, &before, nullptr);
 }
 
 }  // namespace

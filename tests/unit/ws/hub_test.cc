@@ -300,6 +300,37 @@ TEST_F(HubLimitsTest, ManyClientsOfOneAddressShareADocumentCheaply) {
   EXPECT_EQ(bounded_.held_bytes(), 0u);
 }
 
+// Queued operations' requests (ws/operation_queue.h) count in the same bounds: what the connection,
+// the address and the process hold there is added to what they hold here.
+TEST_F(HubLimitsTest, WhatIsHeldElsewhereCountsInTheBounds) {
+  RecordingSubscriber a;
+  RecordingSubscriber b;
+  bounded_.Connected(a, "192.0.2.1");
+  bounded_.Connected(b, "192.0.2.1");
+  ASSERT_TRUE(Subscribe(a, "1", "subscription { a }", kMiB / 2).ok());
+  HeldBytes here = bounded_.HeldBy(a);
+  EXPECT_GE(here.connection, kMiB / 2);
+  EXPECT_EQ(here.address, bounded_.HeldBy(b).address);
+  EXPECT_EQ(bounded_.HeldBy(b).connection, 0u);
+  EXPECT_EQ(here.process, bounded_.held_bytes());
+
+  auto document = std::make_shared<SizedDocument>(kMiB / 2);
+  Status refused = bounded_.Admit(Key("subscription { b }"), document.get(), a,
+                                  HeldBytes{kMiB + kMiB / 4, 0, 0});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_CONNECTION"),
+            std::string::npos);
+  refused = bounded_.Admit(Key("subscription { b }"), document.get(), b, HeldBytes{0, 4 * kMiB, 0});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_ADDRESS"),
+            std::string::npos);
+  refused = bounded_.Admit(Key("subscription { b }"), document.get(), b,
+                           HeldBytes{0, 0, 5 * kMiB + kMiB / 2});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("NETGRAPH_WS_MAX_DOCUMENT_BYTES)"), std::string::npos);
+  EXPECT_TRUE(bounded_.Admit(Key("subscription { b }"), document.get(), b, HeldBytes{}).ok());
+}
+
 TEST_F(HubLimitsTest, AFailedSubscriptionGivesItsBytesBack) {
   RecordingSubscriber a;
   bounded_.Connected(a, "192.0.2.1");

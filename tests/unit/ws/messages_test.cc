@@ -46,5 +46,32 @@ TEST(MessagesTest, ParseIncomingRefusesDeepNesting) {
   EXPECT_FALSE(ParseIncoming(R"({"s":")" + std::string(100, '[') + R"("})").is_discarded());
 }
 
+// A parsed request takes many times its text: the bounds on queued requests count this.
+TEST(MessagesTest, JsonHeldBytesCountsWhatTheParsedValueTakes) {
+  EXPECT_EQ(JsonHeldBytes(nlohmann::json()), sizeof(nlohmann::json));
+  EXPECT_EQ(JsonHeldBytes(nlohmann::json(7)), sizeof(nlohmann::json));
+  // 2,000 bytes of text, 1,000 numbers of 16 bytes each.
+  std::string text = "[0";
+  for (int i = 1; i < 1000; ++i) text += ",0";
+  text += "]";
+  nlohmann::json numbers = ParseIncoming(text);
+  EXPECT_GE(JsonHeldBytes(numbers), 1000 * sizeof(nlohmann::json));
+  EXPECT_GT(JsonHeldBytes(numbers), 7 * text.size());
+  // Long strings and keys count by their capacity; members by their nodes.
+  const std::string long_text(5000, 'x');
+  nlohmann::json object = {{"k", long_text}, {std::string(40, 'y'), 1}};
+  EXPECT_GT(JsonHeldBytes(object), 5000 + 40 + 2 * sizeof(nlohmann::json));
+  EXPECT_LT(JsonHeldBytes(object), 5000 + 40 + 1024);
+  // Nested values count in full (a copy's array has no spare capacity).
+  nlohmann::json nested = {{"a", {{"b", numbers}}}};
+  EXPECT_GT(JsonHeldBytes(nested), 1000 * sizeof(nlohmann::json) + 2 * 64);
+}
+
+TEST(MessagesTest, MebibytesText) {
+  EXPECT_EQ(MebibytesText(2 * 1024 * 1024), "2.0 MiB");
+  EXPECT_EQ(MebibytesText(3 * 1024 * 1024 / 2), "1.5 MiB");
+  EXPECT_EQ(MebibytesText(1000), "0.0 MiB");
+}
+
 }  // namespace
 }  // namespace netgraph::ws

@@ -34,6 +34,8 @@ TEST(OptionsTest, DefaultsWhenNothingIsSet) {
   EXPECT_EQ(options.operations_per_second, 20u);
   EXPECT_EQ(options.operations_burst, 100u);
   EXPECT_TRUE(options.allowed_origins.empty());
+  EXPECT_EQ(options.queued_operations.process, 1024u);
+  EXPECT_EQ(options.queued_operations.per_address, 128u);
 }
 
 TEST(OptionsTest, ReadsEveryVariable) {
@@ -54,6 +56,8 @@ TEST(OptionsTest, ReadsEveryVariable) {
       {"NETGRAPH_WS_ALLOWED_ORIGINS", " https://a.example , https://b.example/ ,,"},
       {"NETGRAPH_WS_REDIS_RETRY_MIN_MS", "20"},
       {"NETGRAPH_WS_REDIS_RETRY_MAX_MS", "200"},
+      {"NETGRAPH_WS_MAX_QUEUED_OPERATIONS", "300"},
+      {"NETGRAPH_WS_MAX_QUEUED_OPERATIONS_PER_ADDRESS", "30"},
   });
   Options o = Options::FromEnvironment(env);
   ASSERT_TRUE(env.status().ok()) << env.status().message();
@@ -74,6 +78,8 @@ TEST(OptionsTest, ReadsEveryVariable) {
             (std::vector<std::string>{"https://a.example", "https://b.example"}));
   EXPECT_EQ(o.redis_retry_min.count(), 20);
   EXPECT_EQ(o.redis_retry_max.count(), 200);
+  EXPECT_EQ(o.queued_operations.process, 300u);
+  EXPECT_EQ(o.queued_operations.per_address, 30u);
 }
 
 // The names without a unit, in seconds, work for one more release, each with a warning to log.

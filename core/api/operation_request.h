@@ -1,0 +1,30 @@
+// One GraphQL operation as a client asks for it: the query text, the operation name and the
+// variables, checked for type (GraphQL over HTTP's request parameters; JSON null counts as absent).
+// Parsed once, here, whatever transport carried it (fcgi/graphql_http.cc: a POST body or GET's
+// parameters as that JSON).
+#ifndef NETGRAPH_CORE_API_OPERATION_REQUEST_H_
+#define NETGRAPH_CORE_API_OPERATION_REQUEST_H_
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/status.h"
+
+namespace netgraph::api {
+
+struct OperationRequest {
+  std::string query;
+  std::optional<std::string> operation_name;
+  nlohmann::json variables;  // null or an object
+
+  // The request `body` (a JSON object) carries, its members moved out; InvalidArgument with the
+  // message a client is answered (400 over HTTP) when a parameter is missing or of the wrong type.
+  // `extensions`, when present, must be an object; nothing reads it.
+  static Result<OperationRequest> FromJson(nlohmann::json body);
+};
+
+}  // namespace netgraph::api
+
+#endif  // NETGRAPH_CORE_API_OPERATION_REQUEST_H_
