@@ -253,13 +253,13 @@ Result<RedisReply> RedisClient::Call(const std::vector<std::string>& arguments) 
 }
 
 Result<std::optional<std::string>> RedisClient::Get(std::string_view key) {
-  NETGRAPH_ASSIGN_OR_RETURN(
-      RedisReply reply, Send(
-                            [&] {
-                              return static_cast<redisReply*>(
-                                  redisCommand(context_, "GET %b", key.data(), key.size()));
-                            },
-                            "GET"));
+  NETGRAPH_ASSIGN_OR_RETURN(RedisReply reply,
+                            Send(
+                                [&] {
+                                  return static_cast<redisReply*>(
+                                      redisCommand(context_, "GET %b", key.data(), key.size()));
+                                },
+                                "GET"));
   if (reply->type == REDIS_REPLY_ERROR) {
     telemetry::Add(telemetry::Counter::kRedisErrors);
     return Status::Internal(std::string("Redis: ") + reply->str);
