@@ -207,7 +207,8 @@ class StopSignals {
 // Serves on `listen_fd` until a stop signal; everything on `loop` is gone when this returns.
 int Serve(uv_loop_t* loop, netgraph::api::Service& service, netgraph::ws::DatabaseWorkers& workers,
           std::chrono::seconds token_leeway, const netgraph::store::RedisAddress& redis_address,
-          const netgraph::ws::Options& options, const std::string& where, int listen_fd) {
+          const netgraph::store::RedisSentinels& sentinels, const netgraph::ws::Options& options,
+          const std::string& where, int listen_fd) {
   using namespace netgraph;
   std::unique_ptr<ws::RedisSubscriber> redis;
   // A published update is held to the size of a client's message.
@@ -215,7 +216,7 @@ int Serve(uv_loop_t* loop, netgraph::api::Service& service, netgraph::ws::Databa
       service, workers, token_leeway, options.memory,
       [&redis](const std::string& channel) { redis->Listen(channel); }, options.max_message_bytes);
   redis = std::make_unique<ws::RedisSubscriber>(
-      loop, redis_address, ws::Backoff(options.redis_retry_min, options.redis_retry_max),
+      loop, redis_address, sentinels, ws::Backoff(options.redis_retry_min, options.redis_retry_max),
       ws::RedisSubscriber::Handlers{[&backend](std::string_view channel, std::string_view payload) {
                                       backend.OnPublished(channel, payload);
                                     },
@@ -283,7 +284,7 @@ int main(int argc, char** argv) {
   }
   int status = Serve(&loop, *loaded->service, **workers,
                      std::chrono::seconds(loaded->config.auth.leeway_seconds), loaded->config.redis,
-                     options, socket->where, socket->fd);
+                     loaded->config.sentinels, options, socket->where, socket->fd);
   workers->reset();
   uv_run(&loop, UV_RUN_NOWAIT);  // the last close callbacks
   if (uv_loop_close(&loop) != 0) log::Warn("the event loop still had handles at exit");

@@ -3,6 +3,7 @@
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
 
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -67,16 +68,32 @@ bool AttachToLoop(redisAsyncContext* context, uv_loop_t* loop) {
 
 }  // namespace
 
-RedisSubscriber::RedisSubscriber(uv_loop_t* loop, store::RedisAddress address, Backoff backoff,
+// A sentinel lookup on libuv's thread pool: Locate runs there, the answer is used on the loop.
+struct RedisSubscriber::Lookup {
+  uv_work_t request{};
+  RedisSubscriber* subscriber;
+  Result<store::RedisAddress> master = Status::Unavailable("the sentinels were not asked");
+};
+
+RedisSubscriber::RedisSubscriber(uv_loop_t* loop, store::RedisAddress address,
+                                 store::RedisSentinels sentinels, Backoff backoff,
                                  Handlers handlers)
     : loop_(loop),
       address_(std::move(address)),
       backoff_(std::move(backoff)),
-      handlers_(std::move(handlers)) {}
+      handlers_(std::move(handlers)) {
+  if (sentinels.enabled()) {
+    locator_ = std::make_unique<store::MasterLocator>(std::move(sentinels), address_,
+                                                      store::kRedisTimeoutMs);
+  }
+}
 
 RedisSubscriber::~RedisSubscriber() = default;
 
-std::string RedisSubscriber::Where() const { return address_.Describe(); }
+std::string RedisSubscriber::Where() const {
+  return locator_ != nullptr && !located_ ? "the " + locator_->sentinels().Describe()
+                                          : address_.Describe();
+}
 
 void RedisSubscriber::Start() {
   retry_timer_ = new uv_timer_t;
@@ -98,14 +115,49 @@ void RedisSubscriber::Stop() {
              [](uv_handle_t* timer) { delete reinterpret_cast<uv_timer_t*>(timer); });
     retry_timer_ = nullptr;
   }
+  // A lookup not yet started is dropped; one under way ends on its own and finds stopping_ set.
+  if (lookup_ != nullptr) uv_cancel(reinterpret_cast<uv_req_t*>(&lookup_->request));
   // A user-requested disconnect: the disconnect callback reports REDIS_OK and nothing reconnects.
   if (context_ != nullptr) redisAsyncDisconnect(context_);
 }
 
 void RedisSubscriber::Connect() {
-  redisAsyncContext* context = address_.socket_path.empty()
-                                   ? redisAsyncConnect(address_.host.c_str(), address_.port)
-                                   : redisAsyncConnectUnix(address_.socket_path.c_str());
+  if (locator_ == nullptr) return ConnectTo(address_);
+  if (lookup_ != nullptr) return;
+  lookup_ = new Lookup{};
+  lookup_->subscriber = this;
+  lookup_->request.data = lookup_;
+  auto work = [](uv_work_t* request) {
+    auto* lookup = static_cast<Lookup*>(request->data);
+    lookup->master = lookup->subscriber->locator_->Locate();
+  };
+  auto done = [](uv_work_t* request, int status) {
+    std::unique_ptr<Lookup> lookup(static_cast<Lookup*>(request->data));
+    RedisSubscriber* self = lookup->subscriber;
+    self->lookup_ = nullptr;
+    if (status == UV_ECANCELED || self->stopping_) return;
+    if (!lookup->master.ok()) {
+      self->located_ = false;
+      return self->Retry(lookup->master.status().message());
+    }
+    if (!self->located_ || lookup->master->Describe() != self->address_.Describe()) {
+      log::Info("Redis: the sentinels name " + lookup->master->Describe() + " as the " +
+                self->locator_->sentinels().Describe());
+    }
+    self->located_ = true;
+    self->address_ = *std::move(lookup->master);
+    self->ConnectTo(self->address_);
+  };
+  if (uv_queue_work(loop_, &lookup_->request, work, done) != 0) {
+    delete std::exchange(lookup_, nullptr);
+    Retry("cannot ask the sentinels (uv_queue_work failed)");
+  }
+}
+
+void RedisSubscriber::ConnectTo(const store::RedisAddress& address) {
+  redisAsyncContext* context = address.socket_path.empty()
+                                   ? redisAsyncConnect(address.host.c_str(), address.port)
+                                   : redisAsyncConnectUnix(address.socket_path.c_str());
   if (context == nullptr) return Retry("out of memory");
   if (context->err != 0) {
     std::string why = context->errstr;

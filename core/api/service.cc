@@ -47,6 +47,7 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   config.database = store::ConnectionOptions::FromEnvironment(env);
   Result<store::RedisAddress> redis =
       store::RedisAddress::Parse(env.String("REDIS_URL", "redis://127.0.0.1:6379"));
+  config.sentinels = store::RedisSentinels::FromEnvironment(env);
   graphql::Limits& limits = config.engine.limits;
   limits.max_document_bytes = static_cast<std::size_t>(
       env.Int("NETGRAPH_MAX_DOCUMENT_BYTES", static_cast<std::int64_t>(limits.max_document_bytes),
@@ -101,7 +102,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
       verifier_(std::move(verifier)),
       rejections_("rejected credentials", kRejectionLogInterval, log::Info),
       database_(config.database_url, config.database),
-      redis_(config.redis),
+      redis_(config.redis, store::kRedisTimeoutMs, config.sentinels),
       claim_policy_(config.claims),
       wallet_proof_policy_(config.wallet_proofs),
       relay_options_(config.relay),

@@ -30,6 +30,7 @@
 #include "core/status.h"
 #include "core/store/connection.h"
 #include "core/store/redis.h"
+#include "core/store/redis_sentinel.h"
 #include "core/throttled_log.h"
 
 namespace netgraph::api {
@@ -38,6 +39,7 @@ struct ServiceConfig {
   std::string database_url;           // DATABASE_URL
   store::ConnectionOptions database;  // NETGRAPH_DB_*
   store::RedisAddress redis;          // REDIS_URL
+  store::RedisSentinels sentinels;    // NETGRAPH_REDIS_SENTINELS, NETGRAPH_REDIS_MASTER_NAME
   graphql::EngineOptions engine;
   auth::AuthConfig auth;
   domain::ClaimPolicy claims;           // NETGRAPH_CLAIM_*

@@ -41,11 +41,14 @@ std::vector<Migration> KnownMigrations() {
 }
 
 Result<std::vector<Migration>> Migrate(Connection& connection) {
-  NETGRAPH_RETURN_IF_ERROR(connection.ExecuteScript(kCreateTable));
+  // The lock first: CREATE TABLE IF NOT EXISTS is no guard against a concurrent creation (the
+  // second fails on the catalog's unique index once the first commits), and every app host of a
+  // cluster migrates as its pool starts (netgraph-fcgi.service), so two may start at once.
   NETGRAPH_RETURN_IF_ERROR(connection.Run(kLock));
 
   std::vector<Migration> applied_now;
   Status outcome = [&]() -> Status {
+    NETGRAPH_RETURN_IF_ERROR(connection.ExecuteScript(kCreateTable));
     NETGRAPH_ASSIGN_OR_RETURN(Rows rows, connection.Run(kApplied));
     std::vector<int> done;
     for (int i = 0; i < rows.size(); ++i) done.push_back(static_cast<int>(rows.Int(i, 0)));

@@ -1,5 +1,7 @@
 #include "core/store/redis.h"
 
+#include "core/log.h"
+#include "core/store/redis_sentinel.h"
 #include "core/telemetry.h"
 
 #include <hiredis/hiredis.h>
@@ -12,12 +14,10 @@
 #include <utility>
 
 namespace netgraph::store {
-namespace {
 
-struct ReplyDeleter {
-  void operator()(redisReply* reply) const { freeReplyObject(reply); }
-};
-using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
+void RedisReplyDeleter::operator()(redisReply* reply) const { freeReplyObject(reply); }
+
+namespace {
 
 // Userinfo in a URL may carry any byte as %XX (RFC 3986 §2.1); '+' is itself, not a space.
 Result<std::string> PercentDecode(std::string_view text) {
@@ -160,6 +160,13 @@ std::vector<std::vector<std::string>> LoginCommands(const RedisAddress& address)
 RedisClient::RedisClient(RedisAddress address, int timeout_ms)
     : address_(std::move(address)), timeout_ms_(timeout_ms) {}
 
+RedisClient::RedisClient(RedisAddress address, int timeout_ms, const RedisSentinels& sentinels)
+    : RedisClient(std::move(address), timeout_ms) {
+  if (sentinels.enabled()) {
+    locator_ = std::make_unique<MasterLocator>(sentinels, address_, timeout_ms_);
+  }
+}
+
 RedisClient::~RedisClient() { Disconnect(); }
 
 void RedisClient::Disconnect() {
@@ -170,6 +177,15 @@ void RedisClient::Disconnect() {
 Status RedisClient::EnsureConnected() {
   if (context_ != nullptr && context_->err == 0) return Status::Ok();
   Disconnect();
+  if (locator_ != nullptr) {
+    NETGRAPH_ASSIGN_OR_RETURN(RedisAddress master, locator_->Locate());
+    if (master.Describe() != master_) {
+      log::Info("Redis: the sentinels name " + master.Describe() + " as the " +
+                locator_->sentinels().Describe());
+      master_ = master.Describe();
+    }
+    address_ = std::move(master);
+  }
   timeval timeout{timeout_ms_ / 1000, (timeout_ms_ % 1000) * 1000};
   context_ = address_.socket_path.empty()
                  ? redisConnectWithTimeout(address_.host.c_str(), address_.port, timeout)
@@ -189,7 +205,7 @@ Status RedisClient::EnsureConnected() {
       argv.push_back(argument.data());
       lengths.push_back(argument.size());
     }
-    Reply reply(static_cast<redisReply*>(
+    RedisReply reply(static_cast<redisReply*>(
         redisCommandArgv(context_, static_cast<int>(argv.size()), argv.data(), lengths.data())));
     std::string problem = !reply                             ? context_->errstr
                           : reply->type == REDIS_REPLY_ERROR ? reply->str
@@ -221,14 +237,35 @@ Result<std::int64_t> RedisClient::Publish(std::string_view channel, std::string_
       "PUBLISH");
 }
 
-Result<std::optional<std::string>> RedisClient::Get(std::string_view key) {
-  std::optional<std::string> value;
-  NETGRAPH_RETURN_IF_ERROR(Command(
+Result<RedisReply> RedisClient::Call(const std::vector<std::string>& arguments) {
+  std::vector<const char*> argv;
+  std::vector<std::size_t> lengths;
+  for (const std::string& argument : arguments) {
+    argv.push_back(argument.data());
+    lengths.push_back(argument.size());
+  }
+  return Send(
       [&] {
-        return static_cast<redisReply*>(redisCommand(context_, "GET %b", key.data(), key.size()));
+        return static_cast<redisReply*>(
+            redisCommandArgv(context_, static_cast<int>(argv.size()), argv.data(), lengths.data()));
       },
-      "GET", &value));
-  return value;
+      arguments.empty() ? "" : arguments.front().c_str());
+}
+
+Result<std::optional<std::string>> RedisClient::Get(std::string_view key) {
+  NETGRAPH_ASSIGN_OR_RETURN(RedisReply reply,
+                            Send(
+                                [&] {
+                                  return static_cast<redisReply*>(
+                                      redisCommand(context_, "GET %b", key.data(), key.size()));
+                                },
+                                "GET"));
+  if (reply->type == REDIS_REPLY_ERROR) {
+    telemetry::Add(telemetry::Counter::kRedisErrors);
+    return Status::Internal(std::string("Redis: ") + reply->str);
+  }
+  if (reply->type != REDIS_REPLY_STRING) return std::optional<std::string>();
+  return std::optional<std::string>(std::string(reply->str, reply->len));
 }
 
 Status RedisClient::Set(std::string_view key, std::string_view value) {
@@ -241,14 +278,14 @@ Status RedisClient::Set(std::string_view key, std::string_view value) {
   return reply.ok() ? Status::Ok() : reply.status();
 }
 
-Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& send,
-                                          const char* name, std::optional<std::string>* text) {
+Result<RedisReply> RedisClient::Send(const std::function<redisReply*()>& send, const char* name) {
   // A connection that broke since the last command (Redis restarted) fails only now: such a
-  // failure is retried once on a fresh connection.
+  // failure is retried once on a fresh connection. So is a command a demoted master refused
+  // (READONLY), after which the sentinels are asked again.
   for (int attempt = 1;; ++attempt) {
     const bool was_connected = context_ != nullptr;
     NETGRAPH_RETURN_IF_ERROR(EnsureConnected());
-    Reply reply(send());
+    RedisReply reply(send());
     if (!reply) {
       telemetry::Add(telemetry::Counter::kRedisErrors);
       std::string error = std::string("Redis ") + name + " failed: " + context_->errstr;
@@ -256,17 +293,25 @@ Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& se
       if (was_connected && attempt == 1) continue;
       return Status::Unavailable(error);
     }
-    if (reply->type == REDIS_REPLY_ERROR) {
+    if (locator_ != nullptr && reply->type == REDIS_REPLY_ERROR &&
+        std::string_view(reply->str, reply->len).substr(0, 8) == "READONLY") {
       telemetry::Add(telemetry::Counter::kRedisErrors);
-      return Status::Internal(std::string("Redis: ") + reply->str);
+      Disconnect();
+      if (attempt == 1) continue;
+      return Status::Unavailable(std::string("Redis ") + name + ": " + reply->str);
     }
-    if (text != nullptr) {
-      *text = reply->type == REDIS_REPLY_STRING
-                  ? std::optional<std::string>(std::string(reply->str, reply->len))
-                  : std::nullopt;
-    }
-    return reply->type == REDIS_REPLY_INTEGER ? static_cast<std::int64_t>(reply->integer) : 0;
+    return reply;
   }
+}
+
+Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& send,
+                                          const char* name) {
+  NETGRAPH_ASSIGN_OR_RETURN(RedisReply reply, Send(send, name));
+  if (reply->type == REDIS_REPLY_ERROR) {
+    telemetry::Add(telemetry::Counter::kRedisErrors);
+    return Status::Internal(std::string("Redis: ") + reply->str);
+  }
+  return reply->type == REDIS_REPLY_INTEGER ? static_cast<std::int64_t>(reply->integer) : 0;
 }
 
 }  // namespace netgraph::store

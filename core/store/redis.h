@@ -3,6 +3,9 @@
 // health. It connects on first use, gives every command a timeout, and
 // re-opens a lost connection: a command that finds the connection broken (Redis restarted since
 // the last command) is sent once more on a fresh one, so a PUBLISH may, rarely, go out twice.
+// Given sentinels (core/store/redis_sentinel.h), it asks them where the master is at every
+// connection, and drops the connection when a command is refused with READONLY (it reached a
+// server demoted to replica), so that the retry asks again.
 //
 // Not thread-safe: each process owns its client.
 #ifndef NETGRAPH_CORE_STORE_REDIS_H_
@@ -10,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +25,14 @@ struct redisContext;
 struct redisReply;
 
 namespace netgraph::store {
+
+class MasterLocator;
+struct RedisSentinels;
+
+struct RedisReplyDeleter {
+  void operator()(redisReply* reply) const;
+};
+using RedisReply = std::unique_ptr<redisReply, RedisReplyDeleter>;
 
 // Where a Redis server listens and how to log in, parsed from REDIS_URL:
 //   redis://[[user]:password@]host[:port][/db]   (user and password percent-decoded)
@@ -47,9 +59,14 @@ struct RedisAddress {
 // netgraph-ws's subscriber (ws/redis_subscriber.h).
 std::vector<std::vector<std::string>> LoginCommands(const RedisAddress& address);
 
+// How long a connection attempt or a command may take before it fails.
+inline constexpr int kRedisTimeoutMs = 1000;
+
 class RedisClient {
  public:
-  explicit RedisClient(RedisAddress address, int timeout_ms = 1000);
+  explicit RedisClient(RedisAddress address, int timeout_ms = kRedisTimeoutMs);
+  // The master `sentinels` name (when they are enabled), logged in to as `address` says.
+  RedisClient(RedisAddress address, int timeout_ms, const RedisSentinels& sentinels);
   ~RedisClient();
   RedisClient(const RedisClient&) = delete;
   RedisClient& operator=(const RedisClient&) = delete;
@@ -57,6 +74,8 @@ class RedisClient {
   Status Ping();
   // PUBLISH; returns the number of subscribers that received the message.
   Result<std::int64_t> Publish(std::string_view channel, std::string_view message);
+  // Any command, its arguments as given; the reply whatever its type (an error reply too).
+  Result<RedisReply> Call(const std::vector<std::string>& arguments);
   // GET: the key's value, nullopt when it has none. SET: stores one, without expiry.
   Result<std::optional<std::string>> Get(std::string_view key);
   Status Set(std::string_view key, std::string_view value);
@@ -64,14 +83,16 @@ class RedisClient {
  private:
   Status EnsureConnected();
   void Disconnect();
-  // Runs `send` (which issues one command on context_) with the reconnect rule above; returns an
-  // integer reply's value, 0 for a status reply. A string reply's text goes to `text` when given
-  // (nullopt for a nil reply).
-  Result<std::int64_t> Command(const std::function<redisReply*()>& send, const char* name,
-                               std::optional<std::string>* text = nullptr);
+  // Runs `send` (which issues one command on context_) with the reconnect rule above; returns the
+  // reply, an error reply included.
+  Result<RedisReply> Send(const std::function<redisReply*()>& send, const char* name);
+  // Send, then an integer reply's value, 0 for a status reply; an error reply is an error.
+  Result<std::int64_t> Command(const std::function<redisReply*()>& send, const char* name);
 
   RedisAddress address_;
   int timeout_ms_;
+  std::unique_ptr<MasterLocator> locator_;  // null without sentinels
+  std::string master_;                      // where the sentinels last said the master is
   redisContext* context_ = nullptr;
 };
 

@@ -60,14 +60,18 @@ std::string TestDatabase::UrlOf(const std::string& name) const {
   return authority + "/" + name + options;
 }
 
-std::string TestDatabase::FreshDatabase() {
+std::string TestDatabase::EmptyDatabase() {
   // Unique per process, so binaries run at once (ctest -j) do not collide.
   const std::string name =
       "netgraph_test_" + std::to_string(::getpid()) + "_" + std::to_string(databases_.size() + 1);
   store::Connection admin(url_);
   if (!admin.ExecuteScript("CREATE DATABASE " + name).ok()) std::abort();
   databases_.push_back(name);
-  const std::string url = UrlOf(name);
+  return UrlOf(name);
+}
+
+std::string TestDatabase::FreshDatabase() {
+  const std::string url = EmptyDatabase();
   store::Connection db(url);
   if (!store::Migrate(db).ok()) std::abort();
   return url;

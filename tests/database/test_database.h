@@ -20,6 +20,8 @@ class TestDatabase {
   // Creates a new database, applies the migrations, and returns its connection string (DATABASE_URL
   // naming that database). Aborts when the server refuses: the tests cannot run without it.
   std::string FreshDatabase();
+  // A new database without the migrations (for tests of migrating itself).
+  std::string EmptyDatabase();
   // A directory that lives as long as the binary (for sockets and key files of the tests).
   const std::string& directory() const { return directory_; }
 
