@@ -1,7 +1,5 @@
 #include "core/api/service.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <utility>
@@ -11,7 +9,6 @@
 #include "core/embedded_file.h"
 #include "core/log.h"
 #include "core/telemetry.h"
-#include "core/version.h"
 
 namespace netgraph::api {
 
@@ -39,59 +36,6 @@ bool Service::AnsweredFromReadCache(const graphql::OperationSummary& operation) 
       operation.root_fields.begin(), operation.root_fields.end(), [](std::string_view field) {
         return field == "networkGraph" || field == "investmentData" || field == "__typename";
       });
-}
-
-Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
-  ServiceConfig config;
-  config.database_url = env.DatabaseUrl();
-  config.database = store::ConnectionOptions::FromEnvironment(env);
-  Result<store::RedisAddress> redis =
-      store::RedisAddress::Parse(env.String("REDIS_URL", "redis://127.0.0.1:6379"));
-  graphql::Limits& limits = config.engine.limits;
-  limits.max_document_bytes = static_cast<std::size_t>(
-      env.Int("NETGRAPH_MAX_DOCUMENT_BYTES", static_cast<std::int64_t>(limits.max_document_bytes),
-              64, 16 * 1024 * 1024));
-  limits.max_tokens = static_cast<std::size_t>(
-      env.Int("NETGRAPH_MAX_TOKENS", static_cast<std::int64_t>(limits.max_tokens), 10, 1000000));
-  limits.max_depth = static_cast<std::size_t>(
-      env.Int("NETGRAPH_MAX_DEPTH", static_cast<std::int64_t>(limits.max_depth), 1, 1000));
-  limits.max_aliases = static_cast<std::size_t>(
-      env.Int("NETGRAPH_MAX_ALIASES", static_cast<std::int64_t>(limits.max_aliases), 0, 100000));
-  limits.max_introspection_depth = static_cast<std::size_t>(
-      env.Int("NETGRAPH_MAX_INTROSPECTION_DEPTH",
-              static_cast<std::int64_t>(limits.max_introspection_depth), 1, 100));
-  config.engine.document_cache_capacity = static_cast<std::size_t>(
-      env.Int("NETGRAPH_DOCUMENT_CACHE",
-              static_cast<std::int64_t>(config.engine.document_cache_capacity), 0, 1000000));
-  config.engine.document_cache_bytes = static_cast<std::size_t>(
-      env.Int("NETGRAPH_DOCUMENT_CACHE_BYTES",
-              static_cast<std::int64_t>(config.engine.document_cache_bytes), 0,
-              std::int64_t{16} * 1024 * 1024 * 1024));
-  limits.max_cost = static_cast<std::uint64_t>(env.Int(
-      "NETGRAPH_MAX_COST", static_cast<std::int64_t>(limits.max_cost), 0, std::int64_t{1} << 53));
-  config.engine.introspection = env.Bool("NETGRAPH_INTROSPECTION", config.engine.introspection);
-  config.read_cache = env.Bool("NETGRAPH_READ_CACHE", config.read_cache);
-  Result<auth::AuthConfig> auth = auth::LoadAuthConfig(env);
-  config.claims = domain::ClaimPolicy::FromEnvironment(env);
-  config.ledger = domain::LedgerConfig::FromEnvironment(env);
-  config.relay = domain::RelayOptions::FromEnvironment(env);
-  Result<domain::UpdateAuthenticator> updates = domain::UpdateAuthenticator::FromEnvironment(env);
-  // Every mistake joins the variables' own in `env`, so one message lists them all.
-  if (!auth.ok()) {
-    env.AddProblem(auth.status().message());
-  } else if (Result<auth::TokenVerifier> verifier = auth::TokenVerifier::Create(*auth);
-             !verifier.ok()) {
-    // The key files are read here too (Service::Create reads them again), so a missing issuer or
-    // a key that does not load is listed with the other mistakes rather than after them.
-    env.AddProblem(verifier.status().message());
-  }
-  if (!redis.ok()) env.AddProblem(redis.status().message());
-  if (!updates.ok()) env.AddProblem(updates.status().message());
-  NETGRAPH_RETURN_IF_ERROR(env.status());
-  config.auth = *auth;
-  config.redis = *redis;
-  config.updates = *updates;
-  return config;
 }
 
 Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> engine,
@@ -158,18 +102,6 @@ std::unique_ptr<RequestScope> Service::NewRequest(std::string_view authorization
   return std::make_unique<RequestScope>(*this, Credentials::kValid, std::move(identity.value()));
 }
 
-domain::Outcome<const domain::User*> RequestScope::CurrentUser() {
-  if (user_) return &*user_;
-  if (identity_ == std::nullopt) return domain::Failure::kAuthenticationRequired;
-  domain::Outcome<domain::User> user = domain::UserForPrincipal(
-      service_.database(),
-      domain::Principal{identity_->subject, identity_->email, identity_->is_admin_by_claim});
-  if (const Status* error = user.error()) return *error;
-  if (user.failure()) return *user.failure();
-  user_ = std::move(user.value());
-  return &*user_;
-}
-
 Health Service::CheckHealth() {
   Health health;
   Result<std::string> version = database_.ServerVersion();
@@ -183,19 +115,6 @@ Health Service::CheckHealth() {
   health.redis_connected = redis.ok();
   health.redis_error = redis.message();
   return health;
-}
-
-std::string Health::ToJson() const {
-  // The errors stay in the logs: /health is public and they name hosts and paths.
-  nlohmann::json database = {{"connected", database_connected}};
-  if (database_connected) database["version"] = database_version;
-  nlohmann::json redis = {{"connected", redis_connected}};
-  nlohmann::json body = {
-      {"status", serving() ? (redis_connected ? "ok" : "degraded") : "unavailable"},
-      {"postgres", database},
-      {"redis", redis},
-      {"version", Version()}};
-  return body.dump();
 }
 
 }  // namespace netgraph::api

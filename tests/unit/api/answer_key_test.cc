@@ -51,8 +51,9 @@ TEST_F(AnswerKeyTest, VariablesTheOperationDoesNotDefineAreLeftOut) {
 }
 
 TEST_F(AnswerKeyTest, DefinedVariablesEnterByTheirCoercedValues) {
-  const std::string query = "query($limit: Int = 10, $text: String) { networkGraph(limit: $limit) "
-                            "echo(text: $text) }";
+  const std::string query =
+      "query($limit: Int = 10, $text: String) { networkGraph(limit: $limit) "
+      "echo(text: $text) }";
   // The default and the same value given.
   EXPECT_EQ(KeyOf(query, nlohmann::json::object()), KeyOf(query, {{"limit", 10}}));
   EXPECT_EQ(KeyOf(query, {{"limit", 10}}), KeyOf(query, {{"limit", 10.0}}));
