@@ -360,55 +360,6 @@ std::vector<SlotSnapshot> Scoreboard::Snapshot() const {
   return snapshots;
 }
 
-namespace {
-
-// The families that are one counter of core/telemetry.h summed over the slots, in the order
-// /metrics lists them after the pool's own.
-struct CounterFamily {
-  std::string_view name;
-  std::string_view type;
-  std::string_view help;
-  telemetry::Counter counter;
-};
-constexpr CounterFamily kDocumentCacheFamilies[] = {
-    {"netgraph_document_cache_hits_total", "counter",
-     "Prepared-document cache hits, summed over the workers.",
-     telemetry::Counter::kDocumentCacheHits},
-    {"netgraph_document_cache_misses_total", "counter",
-     "Prepared-document cache misses (documents parsed and validated).",
-     telemetry::Counter::kDocumentCacheMisses},
-    {"netgraph_document_cache_evictions_total", "counter",
-     "Documents evicted from the prepared-document caches.",
-     telemetry::Counter::kDocumentCacheEvictions},
-    {"netgraph_document_cache_bytes", "gauge",
-     "Memory the prepared-document caches hold, summed over the workers (and past workers' last "
-     "value until their slot is reused).",
-     telemetry::Counter::kDocumentCacheBytes},
-    {"netgraph_read_cache_hits_total", "counter",
-     "Public reads (networkGraph, investmentData) answered from the workers' read caches.",
-     telemetry::Counter::kReadCacheHits},
-    {"netgraph_read_cache_misses_total", "counter",
-     "Public reads the read caches sent to PostgreSQL (counted while NETGRAPH_READ_CACHE is on).",
-     telemetry::Counter::kReadCacheMisses},
-    {"netgraph_read_cache_bytes", "gauge",
-     "Memory the read caches hold, keys included, summed over the workers (and past workers' last "
-     "value until their slot is reused).",
-     telemetry::Counter::kReadCacheBytes},
-};
-constexpr CounterFamily kClientFamilies[] = {
-    {"netgraph_postgres_errors_total", "counter",
-     "Failed PostgreSQL statements and connection attempts.", telemetry::Counter::kPostgresErrors},
-    {"netgraph_postgres_connects_total", "counter",
-     "PostgreSQL connections opened (one per child, plus every reconnect).",
-     telemetry::Counter::kPostgresConnects},
-    {"netgraph_redis_errors_total", "counter", "Failed Redis commands and connection attempts.",
-     telemetry::Counter::kRedisErrors},
-    {"netgraph_redis_connects_total", "counter",
-     "Redis connections opened (first ones and reconnects).", telemetry::Counter::kRedisConnects},
-};
-
-}  // namespace
-
 std::string Scoreboard::MetricsText() const {
   using telemetry::AppendFamily;
   using telemetry::AppendSample;
@@ -500,23 +451,8 @@ std::string Scoreboard::MetricsText() const {
                              telemetry::kUpdateLagBuckets, lag_buckets,
                              static_cast<double>(lag_sum_us) / 1e6);
 
-  auto sum = [&](telemetry::Counter counter) {
-    return telemetry_sums[static_cast<std::size_t>(counter)];
-  };
-  auto append_counters = [&](std::span<const CounterFamily> families) {
-    for (const CounterFamily& family : families) {
-      AppendFamily(out, family.name, family.type, family.help);
-      AppendSample(out, family.name, "", sum(family.counter));
-    }
-  };
-  append_counters(kDocumentCacheFamilies);
-
-  AppendFamily(out, "netgraph_jwt_refusals_total", "counter", "Bearer tokens refused, by reason.");
-  for (const auto& [reason, counter] : telemetry::kJwtRefusalReasons) {
-    AppendSample(out, "netgraph_jwt_refusals_total", "reason=\"" + std::string(reason) + "\"",
-                 sum(counter));
-  }
-  append_counters(kClientFamilies);
+  // The families the core's concerns define (core/telemetry.h), summed over the slots.
+  telemetry::AppendCounters(out, telemetry_sums);
   return out;
 }
 

@@ -6,9 +6,9 @@
 
 #include "core/api/internal/resolvers.h"
 #include "core/auth/authorization_header.h"
+#include "core/auth/token_refusal.h"
 #include "core/embedded_file.h"
 #include "core/log.h"
-#include "core/telemetry.h"
 
 namespace netgraph::api {
 
@@ -23,8 +23,8 @@ constexpr std::chrono::seconds kRejectionLogInterval{60};
 // answers of anonymous public queries: fcgi/graphql_http.cc) and the memory they may hold: a pool
 // worker must stay small (32 MiB RSS, issue 11) and a networkGraph(limit: 1000) answer holds about
 // 1.4 MB, a limit: 100 one about 140 KB (its whole answer as text, about 7 KB).
-constexpr std::size_t kReadCacheEntries = 64;
-constexpr std::size_t kReadCacheBytes = 4 * 1024 * 1024;
+constexpr std::size_t kReadCacheMaxEntries = 64;
+constexpr std::size_t kReadCacheMaxBytes = 4 * 1024 * 1024;
 
 }  // namespace
 
@@ -50,7 +50,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
       updates_(config.updates),
       ledger_(std::move(ledger)),
       read_cache_on_(config.read_cache),
-      read_cache_(kReadCacheEntries, kReadCacheBytes) {}
+      read_cache_(kReadCacheMaxEntries, kReadCacheMaxBytes) {}
 
 void Service::UseDataGeneration(DataGeneration* generation) {
   generation_ = generation;
@@ -90,16 +90,18 @@ std::unique_ptr<RequestScope> Service::NewRequest(std::string_view authorization
     return std::make_unique<RequestScope>(*this, Credentials::kNone, std::nullopt);
   }
   Result<std::string_view> token = auth::BearerToken(authorization);
-  Result<auth::Identity> identity = token.ok()
-                                        ? verifier_.Verify(*token, std::chrono::system_clock::now())
-                                        : Result<auth::Identity>(token.status());
-  if (!identity.ok()) {
+  auth::Verification verification =
+      token.ok()
+          ? verifier_.Verify(*token, std::chrono::system_clock::now())
+          : auth::Verification::Refused(auth::TokenRefusal::kMalformed, token.status().message());
+  if (!verification.ok()) {
     // The caller only ever learns "Authentication required"; the reason is for the operator.
-    rejections_.Record(identity.status().message());
-    telemetry::Add(telemetry::JwtRefusalCounter(identity.status().message()));
+    rejections_.Record(verification.identity.status().message());
+    auth::CountRefusal(*verification.refusal);
     return std::make_unique<RequestScope>(*this, Credentials::kInvalid, std::nullopt);
   }
-  return std::make_unique<RequestScope>(*this, Credentials::kValid, std::move(identity.value()));
+  return std::make_unique<RequestScope>(*this, Credentials::kValid,
+                                        std::move(verification.identity).value());
 }
 
 Health Service::CheckHealth() {

@@ -14,6 +14,15 @@
 #include "core/telemetry.h"
 
 namespace netgraph::store {
+
+const telemetry::Counter kPostgresErrors({"netgraph_postgres_errors_total",
+                                          telemetry::MetricType::kCounter,
+                                          "Failed PostgreSQL statements and connection attempts.",
+                                          ""});
+const telemetry::Counter kPostgresConnects(
+    {"netgraph_postgres_connects_total", telemetry::MetricType::kCounter,
+     "PostgreSQL connections opened (one per child, plus every reconnect).", ""});
+
 namespace {
 
 // Server notices ("relation ... already exists, skipping") would otherwise go straight to stderr
@@ -271,12 +280,12 @@ Status Connection::Open() {
   conn_ = PQconnectdbParams(keywords.data(), values.data(), /*expand_dbname=*/1);
   if (conn_ == nullptr) return Status::Error("PostgreSQL: out of memory");
   if (PQstatus(conn_) != CONNECTION_OK) {
-    telemetry::Add(telemetry::Counter::kPostgresErrors);
+    kPostgresErrors.Add();
     std::string message = WithoutTrailingSpace(PQerrorMessage(conn_));
     Close();
     return Status::Unavailable("PostgreSQL connection failed: " + message);
   }
-  telemetry::Add(telemetry::Counter::kPostgresConnects);
+  kPostgresConnects.Add();
   PQsetNoticeProcessor(conn_, LogServerNotice, nullptr);
   for (const std::string& channel : listening_) {
     if (Status s = Simple(("LISTEN " + channel).c_str()); !s.ok()) {
@@ -304,7 +313,7 @@ Result<Rows> Connection::RunOnce(const Statement& statement, const std::vector<P
     }
   } timed;
   auto fail = [this](pg_result* result, const std::string& what) -> Result<Rows> {
-    telemetry::Add(telemetry::Counter::kPostgresErrors);
+    kPostgresErrors.Add();
     const char* primary =
         result == nullptr ? nullptr : PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
     return Failure(result, primary == nullptr ? PQerrorMessage(conn_) : primary).WithContext(what);

@@ -14,6 +14,14 @@
 namespace netgraph::store {
 namespace {
 
+const telemetry::Counter kRedisErrors({"netgraph_redis_errors_total",
+                                       telemetry::MetricType::kCounter,
+                                       "Failed Redis commands and connection attempts.", ""});
+const telemetry::Counter kRedisConnects({"netgraph_redis_connects_total",
+                                         telemetry::MetricType::kCounter,
+                                         "Redis connections opened (first ones and reconnects).",
+                                         ""});
+
 struct ReplyDeleter {
   void operator()(redisReply* reply) const { freeReplyObject(reply); }
 };
@@ -176,7 +184,7 @@ Status RedisClient::EnsureConnected() {
                  : redisConnectUnixWithTimeout(address_.socket_path.c_str(), timeout);
   if (context_ == nullptr) return Status::Internal("Redis: out of memory");
   if (context_->err != 0) {
-    telemetry::Add(telemetry::Counter::kRedisErrors);
+    kRedisErrors.Add();
     std::string message = std::string("Redis connection failed: ") + context_->errstr;
     Disconnect();
     return Status::Unavailable(message);
@@ -195,13 +203,13 @@ Status RedisClient::EnsureConnected() {
                           : reply->type == REDIS_REPLY_ERROR ? reply->str
                                                              : "";
     if (!problem.empty()) {
-      telemetry::Add(telemetry::Counter::kRedisErrors);
+      kRedisErrors.Add();
       Disconnect();
       return Status::Unavailable("Redis at " + address_.Describe() + ": " + command.front() +
                                  " failed: " + problem);
     }
   }
-  telemetry::Add(telemetry::Counter::kRedisConnects);
+  kRedisConnects.Add();
   return Status::Ok();
 }
 
@@ -230,14 +238,14 @@ Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& se
     NETGRAPH_RETURN_IF_ERROR(EnsureConnected());
     Reply reply(send());
     if (!reply) {
-      telemetry::Add(telemetry::Counter::kRedisErrors);
+      kRedisErrors.Add();
       std::string error = std::string("Redis ") + name + " failed: " + context_->errstr;
       Disconnect();
       if (was_connected && attempt == 1) continue;
       return Status::Unavailable(error);
     }
     if (reply->type == REDIS_REPLY_ERROR) {
-      telemetry::Add(telemetry::Counter::kRedisErrors);
+      kRedisErrors.Add();
       return Status::Internal(std::string("Redis: ") + reply->str);
     }
     return reply->type == REDIS_REPLY_INTEGER ? static_cast<std::int64_t>(reply->integer) : 0;
