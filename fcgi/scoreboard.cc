@@ -170,7 +170,7 @@ Result<std::unique_ptr<Scoreboard>> Scoreboard::Create() {
   void* region =
       ::mmap(nullptr, RegionBytes(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (region == MAP_FAILED) {
-    return Status::Error(std::string("scoreboard: mmap failed: ") + std::strerror(errno));
+    return Status::Internal(std::string("scoreboard: mmap failed: ") + std::strerror(errno));
   }
   std::unique_ptr<Scoreboard> scoreboard(new Scoreboard(region));
   scoreboard->header().started_unix_ms.store(NowNs(CLOCK_REALTIME) / 1000000);

@@ -68,7 +68,7 @@ Result<std::unique_ptr<Service>> Service::Create(const ServiceConfig& config) {
   if (!engine) {
     std::string message = "the service schema does not load:";
     for (const graphql::Error& e : errors) message += "\n  " + e.message;
-    return Status::Error(message);
+    return Status::Internal(message);
   }
   NETGRAPH_RETURN_IF_ERROR(BindResolvers(*engine));
   NETGRAPH_ASSIGN_OR_RETURN(auth::TokenVerifier verifier, auth::TokenVerifier::Create(config.auth));

@@ -12,8 +12,6 @@
 namespace netgraph::domain {
 namespace {
 
-constexpr std::string_view kStatuses[] = {"AVAILABLE", "CLAIMED", "REDEEMED", "EXPIRED", "REVOKED"};
-
 // "7d" -> 7 days from now as RFC 3339; anything else is passed on for PostgreSQL to read.
 std::string ExpiryInstant(const std::string& expires) {
   if (expires.size() < 2) return expires;
@@ -86,10 +84,6 @@ Result<std::vector<Voucher>> IssueVouchers(store::Connection& db, const IssueReq
 
 bool IsValidVoucherPage(std::int64_t first) { return first >= 1 && first <= kMaxVoucherPage; }
 
-bool IsVoucherStatus(std::string_view status) {
-  return std::find(std::begin(kStatuses), std::end(kStatuses), status) != std::end(kStatuses);
-}
-
 std::optional<std::int64_t> ParseVoucherId(std::string_view text) {
   // At most 18 digits: always within int64.
   if (text.empty() || text.size() > 18 ||
@@ -99,8 +93,7 @@ std::optional<std::int64_t> ParseVoucherId(std::string_view text) {
   return std::stoll(std::string(text));
 }
 
-Result<std::vector<Voucher>> ListVouchers(store::Connection& db,
-                                          const std::optional<std::string>& status,
+Result<std::vector<Voucher>> ListVouchers(store::Connection& db, std::optional<VoucherState> status,
                                           std::int64_t first, std::int64_t after_id) {
   NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
   NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::VoucherRow> rows,
@@ -121,8 +114,8 @@ Outcome<Voucher> RevokeVoucher(store::Connection& db, std::string_view code_text
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::VoucherRow> found,
                             store::FindVoucherByCode(db, *code));
   if (!found.has_value()) return Failure::kVoucherNotFound;
-  if (found->status == "EXPIRED") return Failure::kVoucherExpired;
-  if (found->status == "REVOKED") return Failure::kVoucherRevoked;
+  if (found->state == VoucherState::kExpired) return Failure::kVoucherExpired;
+  if (found->state == VoucherState::kRevoked) return Failure::kVoucherRevoked;
   return Failure::kVoucherAlreadyClaimed;
 }
 

@@ -26,12 +26,15 @@ const telemetry::Counter kPostgresConnects(
 namespace {
 
 // Server notices ("relation ... already exists, skipping") would otherwise go straight to stderr
-// in libpq's format; warnings stay visible, the rest is detail.
-void LogServerNotice(void*, const char* message) {
-  std::string_view text(message);
+// in libpq's format; warnings stay visible, the rest is detail. The severity is the notice's
+// non-localized field (a protocol keyword, as a SQLSTATE is), not its text, which the server's
+// lc_messages may translate.
+void LogServerNotice(void*, const PGresult* notice) {
+  std::string_view text(PQresultErrorMessage(notice));
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
-  log::Write(text.starts_with("WARNING") ? log::Level::kWarn : log::Level::kDebug,
-             "PostgreSQL " + std::string(text));
+  const char* severity = PQresultErrorField(notice, PG_DIAG_SEVERITY_NONLOCALIZED);
+  const bool warning = severity != nullptr && std::string_view(severity) == "WARNING";
+  log::Write(warning ? log::Level::kWarn : log::Level::kDebug, "PostgreSQL " + std::string(text));
 }
 
 // libpq's parameters that are not settings: a dead server found within ~5 s of connecting, or
@@ -151,7 +154,7 @@ Result<std::vector<std::pair<std::string, std::string>>> ConnectionParameters(
     if (given == nullptr) {
       std::string message = error == nullptr ? "out of memory" : WithoutTrailingSpace(error);
       PQfreemem(error);
-      return Status::Error("DATABASE_URL does not parse: " + message);
+      return Status::InvalidArgument("DATABASE_URL does not parse: " + message);
     }
   }
   PQconninfoOption* defaults = PQconndefaults();
@@ -278,7 +281,7 @@ Status Connection::Open() {
   keywords.push_back(nullptr);
   values.push_back(nullptr);
   conn_ = PQconnectdbParams(keywords.data(), values.data(), /*expand_dbname=*/1);
-  if (conn_ == nullptr) return Status::Error("PostgreSQL: out of memory");
+  if (conn_ == nullptr) return Status::ResourceExhausted("PostgreSQL: out of memory");
   if (PQstatus(conn_) != CONNECTION_OK) {
     kPostgresErrors.Add();
     std::string message = WithoutTrailingSpace(PQerrorMessage(conn_));
@@ -286,7 +289,7 @@ Status Connection::Open() {
     return Status::Unavailable("PostgreSQL connection failed: " + message);
   }
   kPostgresConnects.Add();
-  PQsetNoticeProcessor(conn_, LogServerNotice, nullptr);
+  PQsetNoticeReceiver(conn_, LogServerNotice, nullptr);
   for (const std::string& channel : listening_) {
     if (Status s = Simple(("LISTEN " + channel).c_str()); !s.ok()) {
       Close();
@@ -418,7 +421,10 @@ Status Connection::InTransaction(Isolation isolation, const std::function<Status
       in_transaction_ = false;
       if (outcome.ok()) return outcome;
       if (outcome.IsUnavailable()) {
-        return Status::Error("connection lost during COMMIT; the transaction's outcome is unknown");
+        // Unknown, not Unavailable: it may have committed, so running it again is not safe.
+        return Status::FromCode(
+            StatusCode::kUnknown,
+            "connection lost during COMMIT; the transaction's outcome is unknown");
       }
     } else {
       Abandon();
@@ -468,20 +474,20 @@ Result<bool> Connection::AwaitNotification(std::chrono::milliseconds timeout) {
     }
     return any;
   };
-  if (PQconsumeInput(conn_) == 0) return Status::Error(PQerrorMessage(conn_));
+  if (PQconsumeInput(conn_) == 0) return Status::Unavailable(PQerrorMessage(conn_));
   if (drain()) return true;
   pollfd pfd{PQsocket(conn_), POLLIN, 0};
   int ready = ::poll(&pfd, 1, static_cast<int>(timeout.count()));
   if (ready <= 0) return false;  // timeout, or EINTR: the caller checks why it was woken
-  if (PQconsumeInput(conn_) == 0) return Status::Error(PQerrorMessage(conn_));
+  if (PQconsumeInput(conn_) == 0) return Status::Unavailable(PQerrorMessage(conn_));
   return drain();
 }
 
 Result<std::string> Connection::ServerVersion() {
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, Run(kServerVersion));
-  if (rows.empty()) return Status::Error("server_version_num: no row");
+  if (rows.empty()) return Status::Internal("server_version_num: no row");
   std::optional<std::int64_t> number = rows.OptionalInt(0, 0);
-  if (!number) return Status::Error("server_version_num: NULL");
+  if (!number) return Status::Internal("server_version_num: NULL");
   return MajorMinorVersion(*number);
 }
 
