@@ -12,16 +12,12 @@
 #include <vector>
 
 #include "core/api/service.h"
+#include "tests/unit/api/counting_generation.h"
 
 namespace netgraph::api {
 namespace {
 
-class CountingGeneration : public DataGeneration {
- public:
-  std::uint64_t Current() const override { return value; }
-  void Advance() override { ++value; }
-  std::uint64_t value = 1;
-};
+using testing::CountingGeneration;
 
 class OperationTest : public ::testing::Test {
  protected:

@@ -9,18 +9,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "tests/unit/api/counting_generation.h"
+
 namespace netgraph::api {
 namespace {
 
 using graphql::Value;
 using std::chrono::seconds;
-
-class CountingGeneration : public DataGeneration {
- public:
-  std::uint64_t Current() const override { return value; }
-  void Advance() override { ++value; }
-  std::uint64_t value = 7;
-};
+using testing::CountingGeneration;
 
 class ReadCacheTest : public ::testing::Test {
  protected:
