@@ -5,12 +5,13 @@
 //
 //   node bench/http-bench.mjs [--seconds 8] [--rounds 3] [--connections 32] [--nodes 1000]
 //                             [--vouchers 10000]
-//                             [--large 100000] [--scoreboard-cost] [--json] [--check | --check-gross]
-//                             [--keep-stack]
+//                             [--large 100000] [--scoreboard-cost] [--keep-conn-off] [--json]
+//                             [--check | --check-gross] [--keep-stack]
 //
 // What it does:
 //   1. brings up a private stack (scripts/stack, run directory .run-bench, ports from
-//      NETGRAPH_BENCH_PORT_BASE, default 19100: stack +0..+2, bench nginx +3..+5, Node peer +6);
+//      NETGRAPH_BENCH_PORT_BASE, default 19100: stack +0..+2, bench nginx +3..+5 and +7, Node
+//      peer +6);
 //   2. imports a graph of --nodes nodes and twice as many links (netgraphctl graph import), and
 //      --vouchers claimed vouchers of --vouchers/5 investors (what investmentData sums);
 //   3. starts the Node reference server (bench/reference-server: mercurius + graphql-jit, one process
@@ -26,14 +27,23 @@
 //   6. what the pool's scoreboard costs on `{ __typename }`: its calls per request timed by
 //      bench/scoreboard_bench.cc, as a share of the CPU such a request costs (scoreboardShare); with
 //      --scoreboard-cost also directly, the pool restarted with NETGRAPH_SCOREBOARD=off and on in
-//      turn, in at least five interleaved pairs (see measureScoreboardCost).
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+//      turn, in at least five interleaved pairs (see measureScoreboardCost);
+//   7. with --keep-conn-off, what keeping nginx's connections to the pool buys: `{ __typename }` and
+//      networkGraph also through a server whose locations say `fastcgi_keep_conn off` (a connection
+//      per request: no hand-off, no watcher at work), in the same rounds, interleaved with the
+//      kept-alive ones (peer netgraph-close; docs/architecture.md quotes the figures).
+import { execFileSync } from 'node:child_process';
+import { writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import {
+  benchRun, buildDir, childrenOf, cpuDelta, cpuOf, failedChecks, fmt, judge, log, machine, median,
+  netgraphctl, poolPid, ports, postmasterPid, printMachine, printVerdicts, processTree, psql,
+  requireTools, restartPool, rssMiB, runMain, setQuiet, stackUp, startNginx, startReferenceServer,
+  usage as usageOf,
+} from './bench-stack.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..');
 const { values: opts } = parseArgs({
   options: {
     seconds: { type: 'string', default: '8' },
@@ -43,6 +53,7 @@ const { values: opts } = parseArgs({
     vouchers: { type: 'string', default: '10000' },
     large: { type: 'string' },
     'scoreboard-cost': { type: 'boolean', default: false },
+    'keep-conn-off': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
     'check-gross': { type: 'boolean', default: false },
@@ -62,9 +73,9 @@ for (const [name, value] of [['seconds', seconds], ['rounds', rounds], ['connect
 if (largeCount !== null && !(largeCount > nodeCount)) usage('--large must exceed --nodes');
 
 function usage(problem) {
-  console.error(`http-bench: ${problem}`);
-  process.exit(64);
+  usageOf('http-bench', problem);
 }
+setQuiet(opts.json);
 
 // --- the targets of issue 11, as ratios measured in this run ------------------------------------
 const targets = [
@@ -78,65 +89,7 @@ const targets = [
   { name: 'scoreboard cost on { __typename } (%)', key: 'scoreboard_cost_percent', max: 2 },
 ];
 
-// --- ports and processes ------------------------------------------------------------------------
-const base = Number(process.env.NETGRAPH_BENCH_PORT_BASE ?? 19100);
-const ports = {
-  stackHttp: base, pg: base + 1, redis: base + 2,
-  netgraph: base + 3, node: base + 4, static: base + 5, nodeUpstream: base + 6,
-};
-const stackRun = path.join(repo, '.run-bench');
-const benchRun = path.join(stackRun, 'bench');
-const buildDir = process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build');
-const stackEnvBase = {
-  ...process.env,
-  NETGRAPH_RUN_DIR: stackRun,
-  NETGRAPH_HTTP_PORT: String(ports.stackHttp),
-  NETGRAPH_PG_PORT: String(ports.pg),
-  NETGRAPH_REDIS_PORT: String(ports.redis),
-};
-const cleanups = [];
-
-function log(message) {
-  if (!opts.json) console.error(message);
-}
-
-function readEnvFile(file) {
-  const env = {};
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line);
-    if (match) env[match[1]] = match[2];
-  }
-  return env;
-}
-
-function stackUp() {
-  log('bench: bringing up the stack (scripts/stack up)');
-  execFileSync(path.join(repo, 'scripts/stack'), ['up'], { env: stackEnvBase, stdio: ['ignore', 'ignore', 'inherit'] });
-  cleanups.push(() => {
-    if (!opts['keep-stack']) spawnSync(path.join(repo, 'scripts/stack'), ['down'], { env: stackEnvBase, stdio: 'ignore' });
-  });
-  return { ...stackEnvBase, ...readEnvFile(path.join(stackRun, 'stack.env')) };
-}
-
-// Replaces the stack's pool by one started with `settings` added to the stack's environment;
-// returns the new master's pid.
-function restartPool(pid, settings) {
-  log(`bench: restarting the pool with ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-  process.kill(pid, 'SIGTERM');
-  for (const deadline = Date.now() + 30000; Date.now() < deadline;) {
-    if (spawnSync('kill', ['-0', String(pid)]).status !== 0) break;
-    spawnSync('sleep', ['0.1']);
-  }
-  execFileSync(path.join(repo, 'scripts/stack'), ['up'], {
-    env: { ...stackEnvBase, ...settings }, stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return Number(readFileSync(path.join(stackRun, 'fcgi.pid'), 'utf8').trim());
-}
-
-function netgraphctl(env, args, input) {
-  return execFileSync(path.join(buildDir, 'bin/netgraphctl'), args, { env, input, encoding: 'utf8' });
-}
-
+// --- data ------------------------------------------------------------------------------------------
 // A deterministic graph: node i links to two nodes already imported (links need both ends).
 function importGraph(env, from, to) {
   const types = ['wallet', 'validator', 'exchange', 'contract'];
@@ -160,8 +113,7 @@ function importGraph(env, from, to) {
 // Claims are written directly in SQL: this sets up data, it does not measure claiming. Tops the
 // batch up to --vouchers, so a stack kept from an earlier run is not loaded twice.
 function loadInvestors(env, count) {
-  const sql = (text) => execFileSync('psql', [env.DATABASE_URL, '-qtA', '-v', 'ON_ERROR_STOP=1', '-c', text],
-    { encoding: 'utf8' }).trim();
+  const sql = (text) => psql(env, text);
   const have = Number(sql("SELECT count(*) FROM vouchers WHERE batch = 'bench'"));
   for (let left = count - have; left > 0; left -= 10000) {
     netgraphctl(env, ['vouchers', 'issue', '--amount', '100', '--count', String(Math.min(left, 10000)), '--batch', 'bench']);
@@ -179,91 +131,6 @@ function loadInvestors(env, count) {
        UPDATE vouchers SET status = 'CLAIMED', user_id = w.user_id, wallet_address = w.address,
                            claimed_at = now()
        FROM v JOIN w ON w.n = v.n % (SELECT count(*) FROM w) + 1 WHERE vouchers.id = v.id`);
-}
-
-function childrenOf(pid) {
-  const out = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.trim();
-  return out ? out.split('\n').map(Number) : [];
-}
-
-function processTree(pid) {
-  const all = [pid];
-  for (let i = 0; i < all.length; i++) all.push(...childrenOf(all[i]));
-  return all;
-}
-
-const clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-
-// utime + stime of each process, in µs; a process gone since is simply absent.
-function cpuOf(pids) {
-  const cpu = new Map();
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpu.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicks);
-    } catch { /* exited */ }
-  }
-  return cpu;
-}
-
-function cpuDelta(before, after) {
-  let total = 0;
-  for (const [pid, value] of after) total += value - (before.get(pid) ?? 0);
-  return total;
-}
-
-function rssMiB(pid) {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
-  } catch { return 0; }
-}
-
-async function waitFor(what, predicate, timeoutMs = 30000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function startReferenceServer(env, processes) {
-  const dir = path.join(repo, 'bench/reference-server');
-  if (!existsSync(path.join(dir, 'node_modules'))) {
-    log('bench: installing the reference server (npm ci in bench/reference-server)');
-    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
-  }
-  const child = spawn(process.execPath, [path.join(dir, 'server.mjs'), '--port', String(ports.nodeUpstream),
-    '--processes', String(processes)], { env: { ...env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  cleanups.push(() => child.kill('SIGTERM'));
-  let ready = false;
-  child.stdout.on('data', (data) => { if (String(data).includes('listening on')) ready = true; });
-  child.on('exit', (code) => { if (!ready) console.error(`bench: the reference server exited (${code})`); });
-  await waitFor('the reference server', () => ready);
-  return child.pid;
-}
-
-async function startNginx(workers) {
-  mkdirSync(path.join(benchRun, 'tmp'), { recursive: true });
-  mkdirSync(path.join(benchRun, 'static'), { recursive: true });
-  const conf = readFileSync(path.join(repo, 'bench/nginx.conf.template'), 'utf8')
-    .replaceAll('@WORKERS@', String(workers))
-    .replaceAll('@RUN_DIR@', benchRun)
-    .replaceAll('@STACK_RUN_DIR@', stackRun)
-    .replaceAll('@REPO@', repo)
-    .replaceAll('@USER_LINE@', process.getuid() === 0 ? 'user root;' : '')
-    .replaceAll('@NETGRAPH_PORT@', String(ports.netgraph))
-    .replaceAll('@NODE_PORT@', String(ports.node))
-    .replaceAll('@STATIC_PORT@', String(ports.static))
-    .replaceAll('@NODE_UPSTREAM_PORT@', String(ports.nodeUpstream));
-  const file = path.join(benchRun, 'nginx.conf');
-  writeFileSync(file, conf);
-  execFileSync('nginx', ['-p', benchRun, '-c', file, '-e', path.join(benchRun, 'nginx-error.log')]);
-  const pidFile = path.join(benchRun, 'nginx.pid');
-  cleanups.push(() => spawnSync('nginx', ['-p', benchRun, '-c', file, '-e', path.join(benchRun, 'nginx-error.log'), '-s', 'quit']));
-  await waitFor('the bench nginx', () => existsSync(pidFile));
-  return Number(readFileSync(pidFile, 'utf8').trim());
 }
 
 // --- documents -------------------------------------------------------------------------------------
@@ -290,9 +157,18 @@ const documents = {
   },
 };
 
+// With --keep-conn-off, the documents measured on netgraph-close as well.
+if (opts['keep-conn-off']) {
+  for (const name of ['networkGraph', 'typename']) documents[name].peers.push('netgraph-close');
+}
+
+// netgraph-close is netgraph's pool behind locations with fastcgi_keep_conn off.
+const poolPeers = ['netgraph', 'netgraph-close'];
+
 function urlOf(peer, name) {
   if (peer === 'static') return `http://127.0.0.1:${ports.static}/${name}.json`;
-  return `http://127.0.0.1:${peer === 'netgraph' ? ports.netgraph : ports.node}/graphql`;
+  const port = { netgraph: ports.netgraph, 'netgraph-close': ports.netgraphClose, node: ports.node }[peer];
+  return `http://127.0.0.1:${port}/graphql`;
 }
 
 async function fetchAnswer(peer, name, token) {
@@ -338,17 +214,11 @@ function runWrk(url, script, clients, duration) {
   return { requests, rps: requests / (durationUs / 1e6), errors, non2xx, p50, p99 };
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 // The processes whose CPU a request to `peer` costs: nginx, the server, PostgreSQL.
 function groupPids(groups, peer) {
   return {
     nginx: processTree(groups.nginx),
-    server: peer === 'static' ? [] : processTree(peer === 'netgraph' ? groups.pool : groups.node),
+    server: peer === 'static' ? [] : processTree(poolPeers.includes(peer) ? groups.pool : groups.node),
     postgres: peer === 'static' ? [] : processTree(groups.postgres),
   };
 }
@@ -441,11 +311,9 @@ function measureScoreboardCost(groups, token) {
 }
 
 async function main() {
-  for (const tool of ['wrk', 'nginx', 'pgrep']) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) usage(`${tool} is not installed (scripts/setup installs it)`);
-  }
+  requireTools('http-bench', ['wrk', 'nginx']);
   rmSync(benchRun, { recursive: true, force: true });
-  const env = stackUp();
+  const env = stackUp({ keepStack: opts['keep-stack'] });
   const workers = Number(env.NETGRAPH_WORKERS ?? os.availableParallelism());
   log(`bench: importing ${nodeCount} nodes and ${2 * nodeCount} links`);
   importGraph(env, 0, nodeCount);
@@ -454,8 +322,8 @@ async function main() {
   const token = netgraphctl(env, ['token', 'mint', '--sub', 'did:netgraph:demo-investor', '--ttl', '86400']).trim();
 
   const groups = {
-    pool: Number(readFileSync(path.join(stackRun, 'fcgi.pid'), 'utf8').trim()),
-    postgres: Number(readFileSync(path.join(stackRun, 'pg/postmaster.pid'), 'utf8').split('\n')[0]),
+    pool: poolPid(),
+    postgres: postmasterPid(),
     node: await startReferenceServer(env, workers),
     nginx: await startNginx(workers),
   };
@@ -464,6 +332,7 @@ async function main() {
   // netgraph's own answers, byte for byte.
   for (const name of Object.keys(documents)) {
     const ours = await fetchAnswer('netgraph', name, token);
+    if (documents[name].peers.includes('netgraph-close')) await fetchAnswer('netgraph-close', name, token);
     writeFileSync(path.join(benchRun, 'static', `${name}.json`), ours.text);
     if (documents[name].peers.includes('node')) {
       const theirs = await fetchAnswer('node', name, token);
@@ -540,33 +409,29 @@ async function main() {
     scoreboardCost = { share, ...measured.report };
   }
 
-  const verdicts = targets.filter((t) => figures[t.key] !== undefined).map((t) => {
-    const value = figures[t.key];
-    const met = t.min !== undefined ? value >= t.min : value <= t.max;
-    const gross = t.min !== undefined ? value < t.min / 2 : value > t.max * 2;
-    return { ...t, value, met, gross };
-  });
-
-  const machine = {
-    cpus: os.cpus().length,
-    model: os.cpus()[0]?.model,
-    memory_gib: Math.round(os.totalmem() / 2 ** 30),
-    kernel: os.release(),
-    node: process.version,
-  };
-  const report = { machine, settings: { seconds, rounds, connections, nodes: nodeCount, vouchers: voucherCount, large: largeCount, workers }, results, figures, verdicts, scoreboard_cost: scoreboardCost };
+  const verdicts = judge(targets, figures);
+  // What keeping nginx's connections to the pool buys: the same documents with a connection per
+  // request, in the same rounds.
+  const keepConn = opts['keep-conn-off'] ? Object.fromEntries(['typename', 'networkGraph'].map((name) => {
+    const kept = results[`${name}/netgraph`];
+    const closed = results[`${name}/netgraph-close`];
+    const cpu = (r) => r.cpu_us.nginx + r.cpu_us.server;
+    return [name, {
+      kept_rps: kept.rps, closed_rps: closed.rps, rps_ratio: kept.rps / closed.rps,
+      kept_cpu_us: cpu(kept), closed_cpu_us: cpu(closed), cpu_saved_us: cpu(closed) - cpu(kept),
+    }];
+  })) : null;
+  const report = { machine: machine(), settings: { seconds, rounds, connections, nodes: nodeCount, vouchers: voucherCount, large: largeCount, workers }, results, figures, verdicts, scoreboard_cost: scoreboardCost, keep_conn: keepConn };
   if (opts.json) {
     console.log(JSON.stringify(report, null, 2));
   } else {
     printReport(report);
   }
-  const failed = verdicts.filter((v) => (opts.check && !v.met) || (opts['check-gross'] && v.gross));
-  return failed.length ? 1 : 0;
+  return failedChecks(verdicts, opts) ? 1 : 0;
 }
 
-function printReport({ machine, settings, results, verdicts, scoreboard_cost: scoreboardCost }) {
-  const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-  console.log(`\nmachine: ${machine.cpus} × ${machine.model}, ${machine.memory_gib} GiB, Linux ${machine.kernel}, Node ${machine.node}`);
+function printReport({ machine, settings, results, verdicts, scoreboard_cost: scoreboardCost, keep_conn: keepConn }) {
+  printMachine(machine);
   console.log(`wrk -t1 -c${settings.connections}, ${settings.seconds} s, median of ${settings.rounds} interleaved rounds; ` +
     `graph ${settings.nodes} nodes / ${2 * settings.nodes} links; ${settings.vouchers} claimed vouchers; ${settings.workers} pool workers, ${settings.workers} Node processes\n`);
   console.log('| document / server | req/s | p50 ms | p99 ms | CPU µs/req nginx | server | PostgreSQL |');
@@ -575,10 +440,15 @@ function printReport({ machine, settings, results, verdicts, scoreboard_cost: sc
     console.log(`| ${key} | ${fmt(r.rps)} | ${fmt(r.p50_us / 1000, 2)} | ${fmt(r.p99_us / 1000, 2)} | ` +
       `${fmt(r.cpu_us.nginx)} | ${fmt(r.cpu_us.server)} | ${fmt(r.cpu_us.postgres)} |`);
   }
-  console.log('\n| target | figure | wanted | met |');
-  console.log('|---|---:|---:|---|');
-  for (const v of verdicts) {
-    console.log(`| ${v.name} | ${fmt(v.value, 2)} | ${v.min !== undefined ? `≥ ${v.min}` : `≤ ${v.max}`} | ${v.met ? 'yes' : 'NO'} |`);
+  printVerdicts(verdicts);
+  if (keepConn) {
+    console.log('\n| keep-alive with the hand-off vs fastcgi_keep_conn off | req/s kept | req/s closed | ratio | ' +
+      'nginx + pool CPU µs/req kept | closed | saved |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const [name, k] of Object.entries(keepConn)) {
+      console.log(`| ${name} | ${fmt(k.kept_rps)} | ${fmt(k.closed_rps)} | ${fmt(k.rps_ratio, 2)} | ` +
+        `${fmt(k.kept_cpu_us)} | ${fmt(k.closed_cpu_us)} | ${fmt(k.cpu_saved_us)} |`);
+    }
   }
   const { share } = scoreboardCost;
   console.log(`\nscoreboard: ${fmt(share.scoreboard_ns, 1)} ns per request (bench/scoreboard_bench.cc) of ` +
@@ -592,25 +462,4 @@ function printReport({ machine, settings, results, verdicts, scoreboard_cost: sc
   }
 }
 
-// Whatever ends the run, the processes it started end with it.
-function cleanUp() {
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try { cleanup(); } catch { /* best effort */ }
-  }
-}
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    cleanUp();
-    process.exit(130);
-  });
-}
-
-let status = 1;
-try {
-  status = await main();
-} catch (error) {
-  console.error(error.message);
-} finally {
-  cleanUp();
-}
-process.exit(status);
+await runMain(main);

@@ -1,25 +1,28 @@
-// What the pool's scoreboard (fcgi/scoreboard.h) costs a worker per request: the three calls
-// fcgi/worker.cc makes around a `{ __typename }` request, on a real scoreboard in shared memory.
-// bench/http-bench.mjs divides this time by the CPU that request costs end to end (nginx and the
-// pool, measured in the same run), which is the scoreboard's share of throughput on a machine whose
-// CPUs are saturated: a steadier figure than comparing two pools' req/s, which differ by more than
-// the cost itself from one start to the next.
+// What the pool's scoreboard (fcgi/pool/scoreboard.h) costs a worker per request: the three calls
+// fcgi/pool/worker.cc makes around a `{ __typename }` request, on a real scoreboard in shared
+// memory. bench/http-bench.mjs divides this time by the CPU that request costs end to end (nginx
+// and the pool, measured in the same run), which is the scoreboard's share of throughput on a
+// machine whose CPUs are saturated: a steadier figure than comparing two pools' req/s, which differ
+// by more than the cost itself from one start to the next.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
 #include <memory>
 
-#include "fcgi/scoreboard.h"
+#include "fcgi/pool/scoreboard.h"
 
 namespace {
 
 using netgraph::fcgi::FinishedRequest;
 using netgraph::fcgi::OperationKind;
 using netgraph::fcgi::Scoreboard;
+using netgraph::fcgi::SharedMemory;
 using netgraph::fcgi::SlotState;
 
 void BM_ScoreboardPerRequest(benchmark::State& state) {
-  std::unique_ptr<Scoreboard> scoreboard = Scoreboard::Create().value();
+  std::unique_ptr<SharedMemory> memory =
+      SharedMemory::Create(SharedMemory::Bytes({Scoreboard::SharedBytes()})).value();
+  std::unique_ptr<Scoreboard> scoreboard = Scoreboard::Create(*memory).value();
   scoreboard->Attach(SlotState::kIdle);
   FinishedRequest finished;
   finished.kind = OperationKind::kQuery;

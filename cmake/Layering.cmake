@@ -5,17 +5,26 @@
 # the build on an include that crosses it (see that file for the three rules). Every concern target
 # depends on the check, so building anything runs it first.
 
-# netgraph_concern(<name> DIRECTORY <dir> DEPENDS <concerns...> [TESTS <dirs...>])
-# Adds the static library <name> for the sources under <dir> (relative to the repository root; its
-# own CMakeLists.txt adds them), linked PUBLIC to the concerns it depends on, and records the
-# concern for the check. Headers under <dir>/internal/ are private: only the concern itself and
-# its unit tests (TESTS, directories relative to the root) may include them.
+# netgraph_concern(<name> DIRECTORY <dir> [EXECUTABLE] DEPENDS <concerns...> [TESTS <dirs...>])
+# Adds the static library <name> (with EXECUTABLE, the program <name>) for the sources under <dir>
+# (relative to the repository root; its own CMakeLists.txt adds them), linked to the concerns it
+# depends on (PUBLIC for a library), and records the concern for the check. A file belongs to the
+# concern whose directory is the longest prefix of its path, so a program's folder may hold the
+# folders of other concerns (fcgi/ and fcgi/pool/). Headers under <dir>/internal/ are private:
+# only the concern itself and its unit tests (TESTS, directories relative to the root) may include
+# them.
 function(netgraph_concern name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "DIRECTORY" "DEPENDS;TESTS")
-  add_library(${name} STATIC)
-  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  cmake_parse_arguments(PARSE_ARGV 1 arg "EXECUTABLE" "DIRECTORY" "DEPENDS;TESTS")
+  if(arg_EXECUTABLE)
+    add_executable(${name})
+    set(scope PRIVATE)
+  else()
+    add_library(${name} STATIC)
+    set(scope PUBLIC)
+  endif()
+  target_include_directories(${name} ${scope} ${PROJECT_SOURCE_DIR})
   if(arg_DEPENDS)
-    target_link_libraries(${name} PUBLIC ${arg_DEPENDS})
+    target_link_libraries(${name} ${scope} ${arg_DEPENDS})
   endif()
   add_dependencies(${name} layering_check)
   set(line "concern ${name} ${arg_DIRECTORY}/ depends ${arg_DEPENDS}")

@@ -6,7 +6,7 @@
 //
 // By default the counters live in this process's memory (netgraph-ws reports them itself). A
 // FastCGI worker points them at its slot of the pool's shared-memory scoreboard
-// (fcgi/scoreboard.h) with UseCounterStorage, so whichever worker answers a scrape reads
+// (fcgi/pool/scoreboard.h) with UseCounterStorage, so whichever worker answers a scrape reads
 // everyone's. Each process is single-threaded where it counts, so a slot has one writer: relaxed
 // atomics.
 #ifndef NETGRAPH_CORE_TELEMETRY_H_

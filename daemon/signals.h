@@ -1,10 +1,13 @@
 // Signal dispositions for the daemons' processes (the pool's master and workers, the relay), set
 // with sigaction(2) so they behave the same on every libc: no SA_RESETHAND, nothing blocked while a
-// handler runs beyond the signal itself.
+// handler runs beyond the signal itself. Each returns an error naming the first signal
+// sigaction(2) refused (the ones before it are set).
 #ifndef NETGRAPH_DAEMON_SIGNALS_H_
 #define NETGRAPH_DAEMON_SIGNALS_H_
 
 #include <initializer_list>
+
+#include "core/status.h"
 
 namespace netgraph::daemon {
 
@@ -15,11 +18,11 @@ enum class AfterSignal {
 };
 
 // Runs `handler` for each of `signals`. The handler must be async-signal-safe.
-void HandleSignals(std::initializer_list<int> signals, void (*handler)(int), AfterSignal after);
+Status HandleSignals(std::initializer_list<int> signals, void (*handler)(int), AfterSignal after);
 // The process does not see `signals` (SIGPIPE: a closed peer shows as EPIPE instead).
-void IgnoreSignals(std::initializer_list<int> signals);
+Status IgnoreSignals(std::initializer_list<int> signals);
 // Back to the default action, e.g. in a forked child before it sets its own.
-void DefaultSignals(std::initializer_list<int> signals);
+Status DefaultSignals(std::initializer_list<int> signals);
 
 }  // namespace netgraph::daemon
 

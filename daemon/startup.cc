@@ -1,5 +1,9 @@
 #include "daemon/startup.h"
 
+#include <sys/prctl.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <utility>
@@ -10,6 +14,10 @@ namespace netgraph::daemon {
 
 Result<LoadedService> LoadService(config::Environment& env,
                                   const std::function<void(api::ServiceConfig&)>& adjust) {
+  if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+    return Status::Internal(std::string("making the process non-dumpable (prctl): ") +
+                            std::strerror(errno));
+  }
   const std::string level =
       env.OneOf("NETGRAPH_LOG_LEVEL", {"debug", "info", "warn", "error"}, "info");
   Result<api::ServiceConfig> config = api::ServiceConfig::FromEnvironment(env);

@@ -2,6 +2,13 @@
 // environment, then LoadService reads the service's, reports every configuration mistake at once
 // and creates the service; then the daemon takes its listening socket (daemon/listen_socket.h).
 //
+// Before it reads any key file, LoadService makes the process non-dumpable (prctl
+// PR_SET_DUMPABLE 0): the daemons hold the treasury's seed, the update-signing key and the token
+// keys, and a core dump, or another process of the same user attaching with ptrace or reading
+// /proc/PID/mem, would copy them. A non-dumpable process writes no core dump and only a process
+// with CAP_SYS_PTRACE may attach to it; /proc/PID/{mem,environ,fd,maps} are root's. The pool's
+// workers and relay, forked from it, inherit the setting.
+//
 // A configuration mistake ends the process with kExitConfig, which the systemd units name in
 // RestartPreventExitStatus: systemd does not restart a daemon into the same mistake forever.
 #ifndef NETGRAPH_DAEMON_STARTUP_H_

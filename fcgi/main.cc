@@ -16,13 +16,14 @@
 #include "daemon/command_line.h"
 #include "daemon/listen_socket.h"
 #include "daemon/startup.h"
-#include "fcgi/connection_handoff.h"
-#include "fcgi/cors.h"
-#include "fcgi/data_generation.h"
-#include "fcgi/outbox_relay_process.h"
-#include "fcgi/prefork_master.h"
-#include "fcgi/scoreboard.h"
-#include "fcgi/worker.h"
+#include "fcgi/http/cors.h"
+#include "fcgi/pool/connection_handoff.h"
+#include "fcgi/pool/data_generation.h"
+#include "fcgi/pool/master.h"
+#include "fcgi/pool/outbox_relay_process.h"
+#include "fcgi/pool/scoreboard.h"
+#include "fcgi/pool/shared_memory.h"
+#include "fcgi/pool/worker.h"
 
 namespace {
 
@@ -86,8 +87,8 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
 }
 
 // What outlives reloads: the listening socket, the connection hand-off queue (so that connections
-// handed off by old workers reach new ones) and the shared memory every child maps (made by the
-// master before its first fork, so that children of every configuration share them).
+// handed off by old workers reach new ones) and the parts of the shared memory every child maps
+// (made by the master before its first fork, so that children of every configuration share them).
 struct Shared {
   int listen_fd = -1;
   fcgi::Scoreboard* scoreboard = nullptr;  // null with NETGRAPH_SCOREBOARD=off
@@ -155,9 +156,18 @@ int main(int argc, char** argv) {
   }
   Shared shared;
   shared.listen_fd = socket->fd;
+  // One region for all of them, mapped before the first fork (php-fpm's fpm_shm).
+  Result<std::unique_ptr<fcgi::SharedMemory>> memory =
+      fcgi::SharedMemory::Create(fcgi::SharedMemory::Bytes(
+          {(*configuration)->scoreboard ? fcgi::Scoreboard::SharedBytes() : 0,
+           fcgi::SharedDataGeneration::kSharedBytes, fcgi::ConnectionHandoff::kSharedBytes}));
+  if (!memory.ok()) {
+    log::Error(memory.status().message());
+    return 1;
+  }
   std::unique_ptr<fcgi::Scoreboard> scoreboard;
   if ((*configuration)->scoreboard) {
-    Result<std::unique_ptr<fcgi::Scoreboard>> created = fcgi::Scoreboard::Create();
+    Result<std::unique_ptr<fcgi::Scoreboard>> created = fcgi::Scoreboard::Create(**memory);
     if (!created.ok()) {
       log::Error(created.status().message());
       return 1;
@@ -171,13 +181,14 @@ int main(int argc, char** argv) {
         "NETGRAPH_REQUEST_TIMEOUT_MS is not enforced");
   }
   Result<std::unique_ptr<fcgi::SharedDataGeneration>> generation =
-      fcgi::SharedDataGeneration::Create();
+      fcgi::SharedDataGeneration::Create(**memory);
   if (!generation.ok()) {
     log::Error(generation.status().message());
     return 1;
   }
   shared.generation = generation->get();
-  Result<std::unique_ptr<fcgi::ConnectionHandoff>> handoff = fcgi::ConnectionHandoff::Create();
+  Result<std::unique_ptr<fcgi::ConnectionHandoff>> handoff =
+      fcgi::ConnectionHandoff::Create(**memory);
   if (!handoff.ok()) {
     log::Error(handoff.status().message());
     return 1;

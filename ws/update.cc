@@ -6,26 +6,21 @@
 
 namespace netgraph::ws {
 
-Sequencer::Place Sequencer::PlaceOf(std::int64_t publisher_sequence, std::string_view epoch) const {
+Sequencer::Place Sequencer::PlaceOf(std::int64_t publisher_sequence) const {
   if (!following()) return Place::kNext;
-  const std::int64_t last = IsNewEpoch(epoch) ? 0 : *last_publisher_sequence_;
+  const std::int64_t last = *last_publisher_sequence_;
   if (publisher_sequence <= last) return Place::kRepeat;
   return publisher_sequence == last + 1 ? Place::kNext : Place::kAfterGap;
 }
 
 void Sequencer::Follow(std::string epoch, std::int64_t last) {
-  if (IsNewEpoch(epoch)) possible_loss_ = true;
+  if (following() && epoch != epoch_) possible_loss_ = true;
   epoch_ = std::move(epoch);
   last_publisher_sequence_ = last;
 }
 
-UpdateStamp Sequencer::Deliver(std::optional<std::int64_t> publisher_sequence,
-                               std::string_view epoch) {
-  if (publisher_sequence) {
-    if (IsNewEpoch(epoch)) possible_loss_ = true;
-    if (!epoch.empty()) epoch_ = std::string(epoch);
-    last_publisher_sequence_ = *publisher_sequence;
-  }
+UpdateStamp Sequencer::Deliver(std::optional<std::int64_t> publisher_sequence) {
+  if (publisher_sequence) last_publisher_sequence_ = *publisher_sequence;
   sequence_ += possible_loss_ ? 2 : 1;
   possible_loss_ = false;
   return UpdateStamp{sequence_, publisher_sequence};

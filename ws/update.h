@@ -5,11 +5,11 @@
 // publisher numbered its message: the outbox relay sends its gap-free outbox id, with the outbox's
 // epoch). N counts, per ws process, the updates delivered. It grows by exactly 1 from one update to
 // the next unless updates may have been lost, and then skips one: when the outbox could not fill a
-// gap (ws/update_feed.h), or when the publisher's epoch changed (its database was reset, so what
-// a client holds is another database's graph). A repeated P (the relay delivers at least once, and
-// the catch-up reads what Redis brings again) is dropped, so clients see each update once. A client
-// that sees N jump by more than one, or that reconnects, resynchronises by querying `networkGraph`
-// and then applies later updates.
+// gap (ws/update_feed.h), or when the process follows a new epoch (the database was reset or
+// restored, so what a client holds is another database's graph). A repeated P (the relay delivers
+// at least once, and the catch-up reads what Redis brings again) is dropped, so clients see each
+// update once. A client that sees N jump by more than one, or that reconnects, resynchronises by
+// querying `networkGraph` and then applies later updates.
 #ifndef NETGRAPH_WS_UPDATE_H_
 #define NETGRAPH_WS_UPDATE_H_
 
@@ -31,37 +31,33 @@ struct UpdateStamp {
 };
 
 // Where the process stands in the publisher's numbering, and the numbers its deliveries carry.
-// Publisher numbers are gap-free within an epoch and start over at 1 in a new one.
+// Publisher numbers are gap-free within an epoch; which epoch to follow is the feed's decision
+// (ws/update_feed.h confirms a new one against the outbox before it follows it).
 class Sequencer {
  public:
-  // Where an update numbered `publisher_sequence` in `epoch` (empty: the publisher named none,
-  // taken as the current one) falls.
+  // Where update `publisher_sequence` of the epoch followed falls.
   enum class Place {
     kNext,      // the one after the last delivered, or the first ever seen: deliver it
     kRepeat,    // delivered already: drop it
     kAfterGap,  // later than the next: the ones in between are missing
   };
-  Place PlaceOf(std::int64_t publisher_sequence, std::string_view epoch) const;
+  Place PlaceOf(std::int64_t publisher_sequence) const;
 
-  // Starts following the publisher at `last` of `epoch` (where the outbox stood when the process
-  // subscribed): later numbers follow, earlier ones are repeats.
+  // Follows `epoch` from `last` on (where the outbox stood when the process subscribed, or where a
+  // new epoch starts): later numbers follow, earlier ones are repeats. Another epoch than the one
+  // followed marks a possible loss (the client's picture is of another database).
   void Follow(std::string epoch, std::int64_t last);
   bool following() const { return last_publisher_sequence_.has_value(); }
   const std::string& epoch() const { return epoch_; }
-  // The last publisher number delivered (or followed from) in epoch(); 0 in a new epoch.
+  // The last publisher number delivered (or followed from) in epoch().
   std::int64_t last_publisher_sequence() const { return last_publisher_sequence_.value_or(0); }
 
-  // The stamp of an update being delivered; a numbered one becomes the last delivered, and one of
-  // a new epoch starts it (with a skip: the client's picture is of another database).
-  UpdateStamp Deliver(std::optional<std::int64_t> publisher_sequence, std::string_view epoch);
+  // The stamp of an update being delivered; a numbered one becomes the last delivered.
+  UpdateStamp Deliver(std::optional<std::int64_t> publisher_sequence);
   // Updates may have been lost: the next number skips one.
   void MarkPossibleLoss() { possible_loss_ = true; }
 
  private:
-  bool IsNewEpoch(std::string_view epoch) const {
-    return !epoch.empty() && following() && epoch != epoch_;
-  }
-
   std::int64_t sequence_ = 0;
   bool possible_loss_ = false;
   std::string epoch_;
@@ -70,8 +66,9 @@ class Sequencer {
 
 // A published message: a JSON object, the root value of the subscription field (a NetworkUpdate
 // for netgraph:graph). An integer "sequence" member is the publisher's number for it, a string
-// "epoch" member (at most kMaxEpochBytes) the run of numbers it belongs to, an integer
-// "appendedAt" member its commit instant (core/domain/graph_change.h).
+// "epoch" member (at most kMaxEpochBytes) the epoch the relay published it under (under the MAC:
+// core/domain/outbox_relay.h), an integer "appendedAt" member its commit instant
+// (core/domain/graph_change.h).
 struct PublishedUpdate {
   nlohmann::json event;
   std::optional<std::int64_t> publisher_sequence;

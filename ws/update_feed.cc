@@ -1,5 +1,6 @@
 #include "ws/update_feed.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -7,6 +8,20 @@
 #include "ws/metrics.h"
 
 namespace netgraph::ws {
+namespace {
+
+// As ws/graphql_backend.cc logs the messages it refuses before they reach the feed.
+constexpr std::chrono::seconds kRefusalLogInterval{60};
+
+}  // namespace
+
+UpdateFeed::UpdateFeed(OutboxReader& outbox, Deliver deliver, std::size_t max_update_bytes,
+                       Clock clock)
+    : outbox_(outbox),
+      deliver_(std::move(deliver)),
+      max_update_bytes_(max_update_bytes),
+      clock_(clock ? std::move(clock) : [] { return std::chrono::steady_clock::now(); }),
+      refusals_("refused a message from Redis", kRefusalLogInterval, log::Warn) {}
 
 void UpdateFeed::OnSubscribed() {
   if (!sequencer_.following()) {
@@ -25,15 +40,19 @@ void UpdateFeed::OnSubscribed() {
 
 void UpdateFeed::OnMessage(std::string_view channel, const PublishedUpdate& update) {
   if (!update.publisher_sequence) {
-    deliver_(channel, update, sequencer_.Deliver(std::nullopt, ""));
+    deliver_(channel, update, sequencer_.Deliver(std::nullopt));
     return;
   }
   const std::int64_t number = *update.publisher_sequence;
-  Sequencer::Place place = sequencer_.PlaceOf(number, update.epoch);
+  const bool followed =
+      sequencer_.following() && (update.epoch.empty() || update.epoch == sequencer_.epoch());
+  if (!followed && !FollowConfirmed(update.epoch, number)) return;
+  Sequencer::Place place = sequencer_.PlaceOf(number);
   if (place == Sequencer::Place::kAfterGap) {
-    // The epoch of the message, so that a stale message of another database reads nothing.
-    if (!CatchUp(update.epoch, number - 1)) sequencer_.MarkPossibleLoss();
-    place = sequencer_.PlaceOf(number, update.epoch);
+    // In the epoch followed, so that a gap read in an outbox that moved on meanwhile reads nothing.
+    const std::string epoch = sequencer_.epoch();
+    if (!CatchUp(epoch, number - 1)) sequencer_.MarkPossibleLoss();
+    place = sequencer_.PlaceOf(number);
   }
   if (place == Sequencer::Place::kRepeat) {
     log::Debug("dropping a repeated update (publisher sequence " + std::to_string(number) + ")");
@@ -42,8 +61,55 @@ void UpdateFeed::OnMessage(std::string_view channel, const PublishedUpdate& upda
   DeliverNumbered(channel, update);
 }
 
+bool UpdateFeed::FollowConfirmed(std::string_view epoch, std::int64_t number) {
+  const std::chrono::steady_clock::time_point now = clock_();
+  if (auto refused = refused_epochs_.find(epoch);
+      refused != refused_epochs_.end() && now < refused->second) {
+    refusals_.Record("an update of epoch " + std::string(epoch) +
+                     ", which the outbox is not in (refused again without reading it)");
+    return false;
+  }
+  Result<store::OutboxPosition> head = outbox_.Head();
+  if (!head.ok()) {
+    // Not asked again at once either: a read of an unreachable database can take seconds.
+    RememberRefused(epoch, now);
+    refusals_.Record(
+        "an update of an epoch not followed yet, which the outbox could not confirm (" +
+        head.status().message() + ")");
+    sequencer_.MarkPossibleLoss();
+    return false;
+  }
+  if (!epoch.empty() && head->epoch != epoch) {
+    // Signed by the relay once, for a database since reset or restored: a replay.
+    RememberRefused(epoch, now);
+    refusals_.Record("an update of epoch " + std::string(epoch) + ", which the outbox is not in");
+    return false;
+  }
+  if (sequencer_.following()) {
+    // A new epoch (the database was reset, or restored and the relay started one): its updates
+    // from its start on are new here, and the ones missed are read from the outbox.
+    sequencer_.Follow(head->epoch, head->epoch_start);
+  } else {
+    // The first update seen (where the outbox stood at subscription could not be read): this one
+    // and those after it, as on a first subscription.
+    sequencer_.Follow(head->epoch, number - 1);
+  }
+  return true;
+}
+
+void UpdateFeed::RememberRefused(std::string_view epoch,
+                                 std::chrono::steady_clock::time_point now) {
+  std::erase_if(refused_epochs_, [now](const auto& entry) { return entry.second <= now; });
+  if (refused_epochs_.size() >= kMaxRefusedEpochs) {
+    refused_epochs_.erase(
+        std::min_element(refused_epochs_.begin(), refused_epochs_.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; }));
+  }
+  refused_epochs_.insert_or_assign(std::string(epoch), now + kRefusedEpochRecheck);
+}
+
 void UpdateFeed::DeliverNumbered(std::string_view channel, const PublishedUpdate& update) {
-  deliver_(channel, update, sequencer_.Deliver(update.publisher_sequence, update.epoch));
+  deliver_(channel, update, sequencer_.Deliver(update.publisher_sequence));
 }
 
 bool UpdateFeed::CatchUp(std::string_view epoch, std::int64_t until) {
@@ -55,8 +121,7 @@ bool UpdateFeed::CatchUp(std::string_view epoch, std::int64_t until) {
 CatchUpOutcome UpdateFeed::ReadMissed(std::string_view epoch, std::int64_t until) {
   std::int64_t read = 0;
   for (;;) {
-    const bool same_epoch = epoch.empty() || epoch == sequencer_.epoch();
-    const std::int64_t after = same_epoch ? sequencer_.last_publisher_sequence() : 0;
+    const std::int64_t after = sequencer_.last_publisher_sequence();
     Result<store::OutboxPage> page = outbox_.After(after, kPageRows);
     if (!page.ok()) {
       log::Warn("catching up from the outbox failed: " + page.status().message());
@@ -65,9 +130,9 @@ CatchUpOutcome UpdateFeed::ReadMissed(std::string_view epoch, std::int64_t until
     // The outbox moved on meanwhile.
     if (!epoch.empty() && page->epoch != epoch) return CatchUpOutcome::kEpochChanged;
     if (page->epoch != sequencer_.epoch()) {
-      // The database was reset since: its numbers start over. Everything in it is new.
-      sequencer_.Follow(page->epoch, 0);
-      if (after != 0) continue;
+      // The database was reset or restored since: the ids after its epoch's start are new.
+      sequencer_.Follow(page->epoch, page->epoch_start);
+      if (after != page->epoch_start) continue;
     }
     for (store::OutboxRow& row : page->rows) {
       if (until != 0 && sequencer_.last_publisher_sequence() >= until) return CatchUpOutcome::kOk;

@@ -1,9 +1,11 @@
-// The Node peer of bench/http-bench.mjs: what a good Node team would deploy for netgraph's public
-// reads. fastify + mercurius with graphql-jit compilation, node-postgres, one process per core
-// (node:cluster), serving netgraph's own schema (core/api/schema.graphql) on the same database.
-// Its resolvers run the SQL statements netgraph ran before issue 11 (core/store/graph.cc,
-// core/store/token.cc at the time: the links among the recent nodes left to the planner, the
-// investment aggregate over every voucher), the baseline the issue's targets are set against.
+// The Node peer of bench/http-bench.mjs and bench/write-bench.mjs: what a good Node team would
+// deploy for netgraph. fastify + mercurius with graphql-jit compilation, node-postgres, one process
+// per core (node:cluster), serving netgraph's own schema (core/api/schema.graphql) on the same
+// database. Its public reads run the SQL statements netgraph ran before issue 11
+// (core/store/graph.cc, core/store/token.cc at the time: the links among the recent nodes left to
+// the planner, the investment aggregate over every voucher), the baseline the issue's targets are
+// set against. Its claimVoucher runs netgraph's own claim transaction (claim-voucher.mjs) for the
+// bearer token's user (bearer-token.mjs).
 //
 //   node server.mjs --port P [--processes N]      (DATABASE_URL names the database)
 // Prints "listening on P" once every process accepts connections.
@@ -49,6 +51,8 @@ if (cluster.isPrimary) {
   const { default: Fastify } = await import('fastify');
   const { default: mercurius } = await import('mercurius');
   const { default: pg } = await import('pg');
+  const { claimVoucher, dateTime } = await import('./claim-voucher.mjs');
+  const { bearerVerifier } = await import('./bearer-token.mjs');
 
   const repo = path.resolve(import.meta.dirname, '../..');
   const schema = readFileSync(path.join(repo, 'core/api/schema.graphql'), 'utf8');
@@ -95,10 +99,6 @@ if (cluster.isPrimary) {
       'FROM t LEFT JOIN current_round c ON true LEFT JOIN last_round l ON true',
   };
 
-  // epoch_us is microseconds since 1970; DateTime is RFC 3339 in UTC with milliseconds, as
-  // core/domain/date_time.cc writes it.
-  const dateTime = (micros) => (micros == null ? null : new Date(Math.floor(Number(micros) / 1000)).toISOString());
-
   const resolvers = {
     Query: {
       async networkGraph(_, { limit }) {
@@ -132,11 +132,29 @@ if (cluster.isPrimary) {
         };
       },
     },
+    Mutation: {
+      async claimVoucher(_, { voucherCode, walletAddress }, { identity }) {
+        const outcome = identity
+          ? await claimVoucher(pool, identity, voucherCode, walletAddress)
+          : { refusal: 'Authentication required' };
+        if (outcome.refusal) return { success: false, error: outcome.refusal, message: outcome.refusal, voucher: null };
+        return {
+          success: true,
+          error: null,
+          message: `Voucher claimed to wallet ${outcome.voucher.walletAddress}.`,
+          voucher: outcome.voucher,
+        };
+      },
+    },
   };
 
   const app = Fastify({ logger: false });
+  const identityOf = bearerVerifier(process.env);
   // jit: 1 compiles a document with graphql-jit from its first execution on; mercurius keeps
   // parsed and validated documents in its own cache.
-  app.register(mercurius, { schema, resolvers, jit: 1, path: '/graphql' });
+  app.register(mercurius, {
+    schema, resolvers, jit: 1, path: '/graphql',
+    context: (request) => ({ identity: identityOf(request.headers.authorization) }),
+  });
   await app.listen({ host: '127.0.0.1', port });
 }

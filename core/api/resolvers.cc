@@ -314,8 +314,10 @@ ResolverResult WalletChallenge(const ResolveInfo& info) {
   domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
   if (const Status* error = user.error()) return InternalError(info, *error);
   if (user.failure()) return MutationRefusal(info, *user.failure(), kWalletChallengeFields);
-  domain::Outcome<domain::WalletChallenge> issued = domain::IssueWalletChallenge(
-      ServiceOf(info).database(), *user.value(), StringArgument(info, "walletAddress"));
+  Service& service = ServiceOf(info);
+  domain::Outcome<domain::WalletChallenge> issued =
+      domain::IssueWalletChallenge(service.database(), service.wallet_proof_policy(), *user.value(),
+                                   StringArgument(info, "walletAddress"));
   if (const Status* error = issued.error()) return InternalError(info, *error);
   if (issued.failure()) return MutationRefusal(info, *issued.failure(), kWalletChallengeFields);
   const domain::WalletChallenge& c = issued.value();
@@ -338,9 +340,9 @@ ResolverResult VerifyWallet(const ResolveInfo& info) {
   if (const Status* error = user.error()) return InternalError(info, *error);
   if (user.failure()) return MutationRefusal(info, *user.failure(), kVerifyWalletFields);
   Service& service = ServiceOf(info);
-  domain::Outcome<domain::ProvenWallet> proven =
-      domain::VerifyWallet(service.database(), *user.value(), StringArgument(info, "walletAddress"),
-                           StringArgument(info, "signature"));
+  domain::Outcome<domain::ProvenWallet> proven = domain::VerifyWallet(
+      service.database(), service.wallet_proof_policy(), *user.value(),
+      StringArgument(info, "walletAddress"), StringArgument(info, "signature"));
   NoteChangeUnlessRefused(service, proven);  // a takeover releases claims
   if (const Status* error = proven.error()) return InternalError(info, *error);
   if (proven.failure()) return MutationRefusal(info, *proven.failure(), kVerifyWalletFields);

@@ -46,6 +46,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
       database_(config.database_url, config.database),
       redis_(config.redis),
       claim_policy_(config.claims),
+      wallet_proof_policy_(config.wallet_proofs),
       relay_options_(config.relay),
       updates_(config.updates),
       ledger_(std::move(ledger)),

@@ -24,6 +24,7 @@
 #include "core/domain/outbox_relay.h"
 #include "core/domain/update_message.h"
 #include "core/domain/voucher.h"
+#include "core/domain/wallet_proof.h"
 #include "core/graphql/engine.h"
 #include "core/status.h"
 #include "core/store/connection.h"
@@ -42,6 +43,7 @@ class Service {
   // Seals the graph updates the relay publishes and opens the ones netgraph-ws receives.
   const domain::UpdateAuthenticator& updates() const { return updates_; }
   const domain::ClaimPolicy& claim_policy() const { return claim_policy_; }
+  const domain::WalletProofPolicy& wallet_proof_policy() const { return wallet_proof_policy_; }
   // Null when NETGRAPH_TREASURY_KEYPAIR_FILE or NETGRAPH_MINT_ADDRESS is unset: redemptions fail.
   const domain::ConfidentialLedger* ledger() const { return ledger_.get(); }
 
@@ -90,6 +92,7 @@ class Service {
   store::Connection database_;
   store::RedisClient redis_;
   domain::ClaimPolicy claim_policy_;
+  domain::WalletProofPolicy wallet_proof_policy_;
   domain::RelayOptions relay_options_;
   domain::UpdateAuthenticator updates_;
   std::unique_ptr<domain::ConfidentialLedger> ledger_;

@@ -38,6 +38,7 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   config.read_cache = env.Bool("NETGRAPH_READ_CACHE", config.read_cache);
   Result<auth::AuthConfig> auth = auth::LoadAuthConfig(env);
   config.claims = domain::ClaimPolicy::FromEnvironment(env);
+  config.wallet_proofs = domain::WalletProofPolicy::FromEnvironment(env);
   config.ledger = domain::LedgerConfig::FromEnvironment(env);
   config.relay = domain::RelayOptions::FromEnvironment(env);
   Result<domain::UpdateAuthenticator> updates = domain::UpdateAuthenticator::FromEnvironment(env);

@@ -11,6 +11,7 @@
 #include "core/domain/token2022_ledger.h"
 #include "core/domain/update_message.h"
 #include "core/domain/voucher.h"
+#include "core/domain/wallet_proof.h"
 #include "core/graphql/engine.h"
 #include "core/status.h"
 #include "core/store/connection.h"
@@ -29,6 +30,8 @@ struct ServiceConfig {
   domain::RelayOptions relay;           // NETGRAPH_RELAY_*, NETGRAPH_OUTBOX_RETENTION_SECONDS
   domain::UpdateAuthenticator updates;  // NETGRAPH_UPDATE_SIGNING_KEY_FILE
   bool read_cache = true;               // NETGRAPH_READ_CACHE
+  // NETGRAPH_PUBLIC_ORIGIN
+  domain::WalletProofPolicy wallet_proofs;
 
   // Every mistake is recorded in `env`; the error is env.status(), naming them all.
   static Result<ServiceConfig> FromEnvironment(config::Environment& env);

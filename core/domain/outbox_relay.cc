@@ -1,13 +1,37 @@
 #include "core/domain/outbox_relay.h"
 
-#include <string>
+#include <nlohmann/json.hpp>
 
+#include <span>
+#include <string>
+#include <utility>
+
+#include "core/crypto/digest.h"
+#include "core/crypto/hex.h"
 #include "core/domain/voucher_admin.h"
 #include "core/log.h"
 #include "core/store/outbox.h"
 #include "core/store/token.h"
 
 namespace netgraph::domain {
+namespace {
+
+std::string PayloadDigest(std::string_view payload) {
+  return crypto::HexEncode(crypto::Sha256(std::span<const std::uint8_t>(
+      reinterpret_cast<const std::uint8_t*>(payload.data()), payload.size())));
+}
+
+// The payload as published: its "epoch" is the one it goes out under, which may be newer than the
+// one the appender wrote (a rewound database). ordered_json keeps the members where they were, so
+// a payload already naming that epoch goes out as it was stored.
+std::string WithEpoch(std::string_view payload, std::string_view epoch) {
+  nlohmann::ordered_json update = nlohmann::ordered_json::parse(payload, nullptr, false);
+  if (!update.is_object()) return std::string(payload);  // not ours to number: as it is
+  update["epoch"] = epoch;
+  return update.dump();
+}
+
+}  // namespace
 
 RelayOptions RelayOptions::FromEnvironment(config::Environment& env) {
   RelayOptions options;
@@ -36,15 +60,45 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
         NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::OutboxRow> pending,
                                   store::PendingOutbox(db_, options_.batch_size));
         std::int64_t last_published = 0;
-        for (const store::OutboxRow& row : pending) {
-          Result<std::int64_t> sent =
-              redis_.Publish(row.channel, updates_.Seal(row.channel, row.payload));
-          if (!sent.ok()) {
-            pass.redis = sent.status();
-            break;
+        if (!pending.empty()) {
+          NETGRAPH_ASSIGN_OR_RETURN(store::OutboxPosition head, store::OutboxHead(db_));
+          Result<std::optional<Published>> lost = LostPublished(head);
+          if (!lost.ok()) {
+            pass.redis = lost.status();
+            pending.clear();
+          } else if (lost->has_value()) {
+            // Committed before anything goes out under it: the next pass publishes.
+            NETGRAPH_ASSIGN_OR_RETURN(pass.new_epoch,
+                                      store::StartOutboxEpoch(db_, pending.front().id - 1));
+            log::Warn("relay: the database no longer holds update " + std::to_string((*lost)->id) +
+                      " of epoch " + head.epoch +
+                      ", which was published (was it restored from an earlier dump?): updates "
+                      "from " +
+                      std::to_string(pending.front().id) + " on go out in a new epoch, " +
+                      pass.new_epoch);
+            pass.more_pending = true;
+            NETGRAPH_ASSIGN_OR_RETURN(pass.backlog, store::OutboxBacklog(db_));
+            return Status::Ok();
           }
-          last_published = row.id;
-          ++pass.published;
+          for (const store::OutboxRow& row : pending) {
+            const std::string payload = WithEpoch(row.payload, head.epoch);
+            Result<std::int64_t> sent =
+                redis_.Publish(row.channel, updates_.Seal(row.channel, payload));
+            if (!sent.ok()) {
+              pass.redis = sent.status();
+              break;
+            }
+            last_published = row.id;
+            ++pass.published;
+            published_ = Published{head.epoch, row.id, PayloadDigest(row.payload)};
+          }
+        }
+        if (last_published != 0) {
+          const nlohmann::json note = {
+              {"epoch", published_->epoch}, {"id", published_->id}, {"digest", published_->digest}};
+          Status noted =
+              redis_.Set(kPublishedMarkKey, updates_.Seal(kPublishedMarkKey, note.dump()));
+          if (!noted.ok() && pass.redis.ok()) pass.redis = noted;
         }
         pass.more_pending =
             pass.redis.ok() && static_cast<std::int64_t>(pending.size()) == options_.batch_size;
@@ -58,6 +112,38 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
       /*max_attempts=*/1);
   if (!done.ok()) return done;
   return pass;
+}
+
+Result<std::optional<OutboxRelay::Published>> OutboxRelay::ReadPublishedMark() {
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::string> stored, redis_.Get(kPublishedMarkKey));
+  if (!stored) return std::optional<Published>();
+  Result<std::string_view> opened = updates_.Open(kPublishedMarkKey, *stored);
+  nlohmann::json note = opened.ok() ? nlohmann::json::parse(*opened, nullptr, false) : nullptr;
+  if (!note.is_object() || !note["epoch"].is_string() || !note["id"].is_number_integer() ||
+      !note["digest"].is_string()) {
+    log::Warn(std::string("relay: ignoring Redis key ") + std::string(kPublishedMarkKey) +
+              ", which is not a note the relay wrote" +
+              (opened.ok() ? std::string() : " (" + opened.status().message() + ")"));
+    return std::optional<Published>();
+  }
+  return std::optional<Published>(Published{note["epoch"].get<std::string>(),
+                                            note["id"].get<std::int64_t>(),
+                                            note["digest"].get<std::string>()});
+}
+
+Result<std::optional<OutboxRelay::Published>> OutboxRelay::LostPublished(
+    const store::OutboxPosition& head) {
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<Published> stored, ReadPublishedMark());
+  for (const std::optional<Published>& published : {published_, stored}) {
+    // A note of another epoch tells nothing about this one.
+    if (!published || published->epoch != head.epoch) continue;
+    if (head.id < published->id) return published;
+    NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::string> digest,
+                              store::OutboxPayloadDigest(db_, published->id));
+    // A pruned row was published long ago, and is no sign of a rewind.
+    if (digest && *digest != published->digest) return published;
+  }
+  return std::optional<Published>();
 }
 
 void OutboxRelay::Housekeeping() {

@@ -3,8 +3,11 @@
 #include <openssl/rand.h>
 
 #include <array>
+#include <optional>
 #include <span>
+#include <utility>
 
+#include "core/config/web_origin.h"
 #include "core/crypto/base58.h"
 #include "core/crypto/base64.h"
 #include "core/crypto/digest.h"
@@ -36,6 +39,11 @@ Result<std::string> RandomNonce() {
   return crypto::Base58Encode(random);
 }
 
+// The first line of a challenge issued under `public_origin`, newline included.
+std::string OriginLine(std::string_view public_origin) {
+  return std::string(public_origin) + " wants you to prove that you control this wallet.\n";
+}
+
 // Moves `wallet` from its current owner to `user_id`, undoing what the previous owner bound to
 // it: their open claims and the token account registered under their key. The caller holds the
 // wallet's kForOwnerChange lock.
@@ -63,12 +71,15 @@ Result<ProvenWallet> TakeOver(store::Connection& db, const store::WalletRow& wal
 }
 
 // The proof itself, inside the caller's transaction.
-Outcome<ProvenWallet> AttemptProof(store::Connection& db, const User& user,
-                                   std::string_view wallet_address,
+Outcome<ProvenWallet> AttemptProof(store::Connection& db, const WalletProofPolicy& policy,
+                                   const User& user, std::string_view wallet_address,
                                    const crypto::Bytes64& signature) {
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::WalletChallengeRow> challenge,
                             store::LatestWalletChallenge(db, user.id, wallet_address));
-  if (!challenge.has_value()) return Failure::kNoWalletChallenge;
+  // One issued under another origin was not shown to the user as this site's.
+  if (!challenge.has_value() || !IsWalletChallengeOf(challenge->message, policy.public_origin)) {
+    return Failure::kNoWalletChallenge;
+  }
   if (challenge->used) return Failure::kWalletChallengeUsed;
   if (challenge->expired) return Failure::kWalletChallengeExpired;
 
@@ -100,10 +111,32 @@ Outcome<ProvenWallet> AttemptProof(store::Connection& db, const User& user,
 
 }  // namespace
 
-std::string WalletChallengeText(std::string_view wallet_address, std::string_view idp_did,
-                                std::string_view nonce, Timestamp expires_at) {
-  std::string text = "netgraph wallet proof\n";
-  text += "Sign this message to prove that you control this wallet. It costs nothing.\n";
+WalletProofPolicy WalletProofPolicy::FromEnvironment(config::Environment& env) {
+  WalletProofPolicy policy;
+  std::string setting = env.String(kPublicOriginVariable);
+  // As copied from a browser's address bar (config::Environment::List drops it too).
+  if (setting.ends_with('/')) setting.pop_back();
+  if (setting.empty()) return policy;
+  std::optional<std::string> origin = config::ParseWebOrigin(setting);
+  if (!origin || origin->size() > kMaxPublicOriginBytes) {
+    env.AddProblem(std::string(kPublicOriginVariable) +
+                   " must be the origin users reach the service at, like https://netgraph.example "
+                   "or http://127.0.0.1:8080 (scheme, host, optional port, nothing after it; at "
+                   "most " +
+                   std::to_string(kMaxPublicOriginBytes) + " characters), not '" + setting + "'");
+    return policy;
+  }
+  policy.public_origin = std::move(*origin);
+  return policy;
+}
+
+std::string WalletChallengeText(std::string_view public_origin, std::string_view wallet_address,
+                                std::string_view idp_did, std::string_view nonce,
+                                Timestamp expires_at) {
+  std::string text = OriginLine(public_origin);
+  text += "Sign only if you are on ";
+  text += public_origin;
+  text += ". Signing costs nothing.\n";
   text += "Wallet: ";
   text += wallet_address;
   text += "\nUser: ";
@@ -113,6 +146,10 @@ std::string WalletChallengeText(std::string_view wallet_address, std::string_vie
   text += "\nExpires: ";
   text += FormatDateTime(expires_at);
   return text;
+}
+
+bool IsWalletChallengeOf(std::string_view text, std::string_view public_origin) {
+  return !public_origin.empty() && text.starts_with(OriginLine(public_origin));
 }
 
 std::optional<crypto::Bytes64> ParseWalletSignature(std::string_view text) {
@@ -128,9 +165,15 @@ std::optional<crypto::Bytes64> ParseWalletSignature(std::string_view text) {
   return signature;
 }
 
-Outcome<WalletChallenge> IssueWalletChallenge(store::Connection& db, const User& user,
+Outcome<WalletChallenge> IssueWalletChallenge(store::Connection& db,
+                                              const WalletProofPolicy& policy, const User& user,
                                               std::string_view wallet_address) {
   if (!IsValidWalletAddress(wallet_address)) return Failure::kInvalidWalletAddress;
+  if (policy.public_origin.empty()) {
+    return Status::FailedPrecondition(std::string(kPublicOriginVariable) +
+                                      " is not set: wallet challenges name the origin users reach "
+                                      "the service at, so none is issued without it");
+  }
   std::optional<Outcome<WalletChallenge>> outcome;
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     outcome.reset();
@@ -157,8 +200,8 @@ Outcome<WalletChallenge> IssueWalletChallenge(store::Connection& db, const User&
     WalletChallenge challenge;
     challenge.wallet_address = std::string(wallet_address);
     challenge.expires_at = FromEpochMicros(expires_micros);
-    challenge.message =
-        WalletChallengeText(wallet_address, user.idp_did, nonce, challenge.expires_at);
+    challenge.message = WalletChallengeText(policy.public_origin, wallet_address, user.idp_did,
+                                            nonce, challenge.expires_at);
     NETGRAPH_ASSIGN_OR_RETURN(std::vector<std::uint8_t> envelope,
                               crypto::SerializeOffchainMessage(challenge.message));
     challenge.signed_bytes = std::move(envelope);
@@ -174,8 +217,9 @@ Outcome<WalletChallenge> IssueWalletChallenge(store::Connection& db, const User&
   return std::move(*outcome);
 }
 
-Outcome<ProvenWallet> VerifyWallet(store::Connection& db, const User& user,
-                                   std::string_view wallet_address, std::string_view signature) {
+Outcome<ProvenWallet> VerifyWallet(store::Connection& db, const WalletProofPolicy& policy,
+                                   const User& user, std::string_view wallet_address,
+                                   std::string_view signature) {
   if (!IsValidWalletAddress(wallet_address)) return Failure::kInvalidWalletAddress;
   const std::optional<crypto::Bytes64> parsed = ParseWalletSignature(signature);
   if (!parsed) return Failure::kInvalidWalletSignature;
@@ -184,7 +228,7 @@ Outcome<ProvenWallet> VerifyWallet(store::Connection& db, const User& user,
     outcome.reset();
     // A refusal writes nothing: in particular the challenge stays usable after a bad signature.
     return db.InSavepoint([&]() -> Result<store::Connection::SavepointEnd> {
-      outcome = AttemptProof(db, user, wallet_address, *parsed);
+      outcome = AttemptProof(db, policy, user, wallet_address, *parsed);
       return SavepointEndFor(*outcome);
     });
   });

@@ -4,6 +4,12 @@
 // against the address (which is the public key). Without it, the first user to claim a voucher to
 // an address would own that address here for ever (wallet squatting).
 //
+// The text names the service's public origin first (NETGRAPH_PUBLIC_ORIGIN), as Sign-In With
+// Solana puts its domain first: a phishing page that relays a challenge for its victim's wallet
+// gets it signed only by a victim who signs a text naming another site than the one in the
+// address bar. A challenge issued under another origin (the setting changed, or another deployment
+// shares the database) is not accepted.
+//
 // Ownership rules:
 //  - a wallet bound by a claim alone is unproven; its owner or anyone holding its key can prove it;
 //  - a proof by another user than the owner of an unproven wallet is a takeover: the wallet moves
@@ -18,12 +24,14 @@
 #define NETGRAPH_CORE_DOMAIN_WALLET_PROOF_H_
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/config/environment.h"
 #include "core/crypto/bytes.h"
 #include "core/domain/date_time.h"
 #include "core/domain/failure.h"
@@ -33,6 +41,20 @@
 
 namespace netgraph::domain {
 
+inline constexpr char kPublicOriginVariable[] = "NETGRAPH_PUBLIC_ORIGIN";
+
+struct WalletProofPolicy {
+  // The origin users reach the service at ("https://netgraph.example": scheme, host, optional port;
+  // lowercase), at most kMaxPublicOriginBytes. Empty (the setting is unset): challenges are not
+  // issued.
+  std::string public_origin;
+
+  // Reads NETGRAPH_PUBLIC_ORIGIN; what is not an origin is recorded in `env`.
+  static WalletProofPolicy FromEnvironment(config::Environment& env);
+};
+// Keeps the challenge within what hardware wallets display (below).
+inline constexpr std::size_t kMaxPublicOriginBytes = 200;
+
 // How long a challenge can be used.
 inline constexpr std::chrono::seconds kWalletChallengeLifetime{300};
 // Unused, unexpired challenges a user may hold at once (one per address).
@@ -41,15 +63,18 @@ inline constexpr std::int64_t kMaxOpenWalletChallenges = 20;
 // The challenge text: lines of printable ASCII, short enough for the off-chain message format 1
 // (limited UTF-8, at most 1212 bytes: what hardware wallets display; the newlines rule out format
 // 0), for example
-//   netgraph wallet proof
-//   Sign this message to prove that you control this wallet. It costs nothing.
+//   https://netgraph.example wants you to prove that you control this wallet.
+//   Sign only if you are on https://netgraph.example. Signing costs nothing.
 //   Wallet: <address>
 //   User: <hex SHA-256 of the user's idpDid>
 //   Nonce: <base58 of 16 random bytes>
 //   Expires: 2026-11-21T09:35:00.000Z
 // The user appears as a hash so the signed text does not carry the identity provider's DID.
-std::string WalletChallengeText(std::string_view wallet_address, std::string_view idp_did,
-                                std::string_view nonce, Timestamp expires_at);
+std::string WalletChallengeText(std::string_view public_origin, std::string_view wallet_address,
+                                std::string_view idp_did, std::string_view nonce,
+                                Timestamp expires_at);
+// Whether `text` is a challenge issued under `public_origin` (its first line names it).
+bool IsWalletChallengeOf(std::string_view text, std::string_view public_origin);
 
 // A signature as clients send it: base58 (Solana's form, as wallets print it) or standard base64,
 // of exactly 64 bytes. Nullopt otherwise.
@@ -63,8 +88,10 @@ struct WalletChallenge {
 };
 
 // Issues a challenge for `user` and the address, replacing the user's earlier one for it.
-// Refusals: kInvalidWalletAddress, kWalletProvenByAnotherUser, kTooManyWalletChallenges.
-Outcome<WalletChallenge> IssueWalletChallenge(store::Connection& db, const User& user,
+// Refusals: kInvalidWalletAddress, kWalletProvenByAnotherUser, kTooManyWalletChallenges. Without a
+// public origin it is an error (FailedPrecondition) naming the setting.
+Outcome<WalletChallenge> IssueWalletChallenge(store::Connection& db,
+                                              const WalletProofPolicy& policy, const User& user,
                                               std::string_view wallet_address);
 
 struct ProvenWallet {
@@ -76,11 +103,13 @@ struct ProvenWallet {
 
 // Checks `signature` over the user's latest challenge for the address and binds the wallet to the
 // user as proven (see the rules above), using the challenge up. Refusals, in order:
-// kInvalidWalletAddress, kInvalidWalletSignature (malformed), kNoWalletChallenge,
-// kWalletChallengeUsed, kWalletChallengeExpired, kInvalidWalletSignature (does not verify; the
-// challenge stays usable), kWalletProvenByAnotherUser.
-Outcome<ProvenWallet> VerifyWallet(store::Connection& db, const User& user,
-                                   std::string_view wallet_address, std::string_view signature);
+// kInvalidWalletAddress, kInvalidWalletSignature (malformed), kNoWalletChallenge (none, or the
+// latest was issued under another origin than policy's), kWalletChallengeUsed,
+// kWalletChallengeExpired, kInvalidWalletSignature (does not verify; the challenge stays usable),
+// kWalletProvenByAnotherUser.
+Outcome<ProvenWallet> VerifyWallet(store::Connection& db, const WalletProofPolicy& policy,
+                                   const User& user, std::string_view wallet_address,
+                                   std::string_view signature);
 
 // Operators (`netgraphctl wallets reassign`): binds the wallet to the existing user with this
 // idpDid, with the takeover's effects on the previous owner, proven or not. The wallet is left

@@ -8,15 +8,23 @@ constexpr Statement kTryLockRelay{"outbox_try_lock_relay",
                                   "SELECT pg_try_advisory_xact_lock(7305218764022)"};
 constexpr Statement kNextId{"outbox_next_id",
                             "UPDATE outbox_sequence SET last_id = last_id + 1 "
-                            "RETURNING epoch, last_id, epoch_us(clock_timestamp())"};
-constexpr Statement kHead{
-    "outbox_head", "SELECT epoch, last_id, epoch_us(clock_timestamp()) FROM outbox_sequence"};
+                            "RETURNING epoch, epoch_start, last_id, epoch_us(clock_timestamp())"};
+constexpr Statement kHead{"outbox_head",
+                          "SELECT epoch, epoch_start, last_id, epoch_us(clock_timestamp()) "
+                          "FROM outbox_sequence"};
 // One statement, so the epoch and the rows come from the same snapshot; the epoch comes back even
 // when no row follows.
 constexpr Statement kAfter{"outbox_after",
-                           "SELECT s.epoch, o.id, o.channel, o.payload FROM outbox_sequence s "
+                           "SELECT s.epoch, s.epoch_start, o.id, o.channel, o.payload "
+                           "FROM outbox_sequence s "
                            "LEFT JOIN LATERAL (SELECT id, channel, payload FROM outbox "
                            "WHERE id > $1 ORDER BY id LIMIT $2) o ON true ORDER BY o.id"};
+constexpr Statement kPayloadDigest{
+    "outbox_payload_digest",
+    "SELECT encode(sha256(convert_to(payload, 'UTF8')), 'hex') FROM outbox WHERE id = $1"};
+constexpr Statement kStartEpoch{"outbox_start_epoch",
+                                "UPDATE outbox_sequence SET epoch = gen_random_uuid()::text, "
+                                "epoch_start = $1 RETURNING epoch"};
 constexpr Statement kAppend{
     "outbox_append",
     "WITH appended AS (INSERT INTO outbox (id, channel, payload, created_at) "
@@ -43,7 +51,8 @@ namespace {
 Result<OutboxPosition> Position(Connection& db, const Statement& statement) {
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(statement));
   if (rows.empty()) return Status::Internal("outbox: the sequence row is missing");
-  return OutboxPosition{std::string(rows.Text(0, 0)), rows.Int(0, 1), rows.Int(0, 2)};
+  return OutboxPosition{std::string(rows.Text(0, 0)), rows.Int(0, 1), rows.Int(0, 2),
+                        rows.Int(0, 3)};
 }
 
 }  // namespace
@@ -58,12 +67,25 @@ Result<OutboxPage> OutboxAfter(Connection& db, std::int64_t after_id, std::int64
   if (rows.empty()) return Status::Internal("outbox: the sequence row is missing");
   OutboxPage page;
   page.epoch = std::string(rows.Text(0, 0));
+  page.epoch_start = rows.Int(0, 1);
   for (int i = 0; i < rows.size(); ++i) {
-    if (rows.IsNull(i, 1)) continue;  // no row after `after_id`
+    if (rows.IsNull(i, 2)) continue;  // no row after `after_id`
     page.rows.push_back(
-        OutboxRow{rows.Int(i, 1), std::string(rows.Text(i, 2)), std::string(rows.Text(i, 3))});
+        OutboxRow{rows.Int(i, 2), std::string(rows.Text(i, 3)), std::string(rows.Text(i, 4))});
   }
   return page;
+}
+
+Result<std::optional<std::string>> OutboxPayloadDigest(Connection& db, std::int64_t id) {
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kPayloadDigest, {std::to_string(id)}));
+  if (rows.empty()) return std::optional<std::string>();
+  return std::optional<std::string>(std::string(rows.Text(0, 0)));
+}
+
+Result<std::string> StartOutboxEpoch(Connection& db, std::int64_t after_id) {
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kStartEpoch, {std::to_string(after_id)}));
+  if (rows.empty()) return Status::Internal("outbox: the sequence row is missing");
+  return std::string(rows.Text(0, 0));
 }
 
 Status AppendOutbox(Connection& db, const OutboxPosition& position, std::string_view channel,

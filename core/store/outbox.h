@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,10 +18,14 @@ namespace netgraph::store {
 
 inline constexpr const char* kOutboxNotifyChannel = "netgraph_outbox";
 
-// An outbox id and the epoch it belongs to: ids start over (at 1) only in a new epoch, a random
-// name the database got when it was created (see the migration 0004_outbox_epoch.sql).
+// An outbox id and the epoch it belongs to. An epoch is a random name for a run of ids that only
+// ever grows: a database created afresh gets one (0004_outbox_epoch.sql) and its ids start at 1;
+// the relay starts a new one where it finds the database rewound (0005_outbox_epoch_start.sql:
+// restored from a dump), whose ids continue after epoch_start. Ids up to epoch_start belong to
+// earlier epochs.
 struct OutboxPosition {
   std::string epoch;
+  std::int64_t epoch_start = 0;
   std::int64_t id = 0;
   // When the position was read, on the database's clock (microseconds since the Unix epoch). For
   // NextOutboxId, taken as late in the transaction as it is, this stands for the commit instant
@@ -58,13 +63,24 @@ Result<std::int64_t> OutboxBacklog(Connection& db);
 Result<OutboxPosition> OutboxHead(Connection& db);
 
 // Messages with ids after `after_id`, published or not, in id order, at most `limit`, with the
-// epoch they belong to (the current one). Ids are gap-free, so a page shorter than the range
-// asked for means the rest was pruned (NETGRAPH_OUTBOX_RETENTION_SECONDS) or never committed.
+// current epoch and where it starts (rows up to epoch_start belong to earlier epochs). Ids are
+// gap-free, so a page shorter than the range asked for means the rest was pruned
+// (NETGRAPH_OUTBOX_RETENTION_SECONDS) or never committed.
 struct OutboxPage {
   std::string epoch;
+  std::int64_t epoch_start = 0;
   std::vector<OutboxRow> rows;
 };
 Result<OutboxPage> OutboxAfter(Connection& db, std::int64_t after_id, std::int64_t limit);
+
+// The lowercase hex SHA-256 of message `id`'s payload, or nullopt when there is no such row (never
+// appended, or pruned): what the relay compares with the payload it published under that id.
+Result<std::optional<std::string>> OutboxPayloadDigest(Connection& db, std::int64_t id);
+
+// Starts a new epoch (a new random name) whose ids follow `after_id`, which must not exceed the
+// last id taken; returns its name. For the relay, which holds the sequence row's lock until its
+// transaction ends, and for operators resetting the outbox by hand.
+Result<std::string> StartOutboxEpoch(Connection& db, std::int64_t after_id);
 
 // Deletes messages published more than `age_seconds` ago; returns how many.
 Result<std::int64_t> PrunePublishedOutbox(Connection& db, std::int64_t age_seconds);

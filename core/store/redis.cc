@@ -229,8 +229,28 @@ Result<std::int64_t> RedisClient::Publish(std::string_view channel, std::string_
       "PUBLISH");
 }
 
+Result<std::optional<std::string>> RedisClient::Get(std::string_view key) {
+  std::optional<std::string> value;
+  NETGRAPH_RETURN_IF_ERROR(Command(
+      [&] {
+        return static_cast<redisReply*>(redisCommand(context_, "GET %b", key.data(), key.size()));
+      },
+      "GET", &value));
+  return value;
+}
+
+Status RedisClient::Set(std::string_view key, std::string_view value) {
+  Result<std::int64_t> reply = Command(
+      [&] {
+        return static_cast<redisReply*>(redisCommand(context_, "SET %b %b", key.data(), key.size(),
+                                                     value.data(), value.size()));
+      },
+      "SET");
+  return reply.ok() ? Status::Ok() : reply.status();
+}
+
 Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& send,
-                                          const char* name) {
+                                          const char* name, std::optional<std::string>* text) {
   // A connection that broke since the last command (Redis restarted) fails only now: such a
   // failure is retried once on a fresh connection.
   for (int attempt = 1;; ++attempt) {
@@ -247,6 +267,11 @@ Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& se
     if (reply->type == REDIS_REPLY_ERROR) {
       kRedisErrors.Add();
       return Status::Internal(std::string("Redis: ") + reply->str);
+    }
+    if (text != nullptr) {
+      *text = reply->type == REDIS_REPLY_STRING
+                  ? std::optional<std::string>(std::string(reply->str, reply->len))
+                  : std::nullopt;
     }
     return reply->type == REDIS_REPLY_INTEGER ? static_cast<std::int64_t>(reply->integer) : 0;
   }

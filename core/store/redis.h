@@ -1,5 +1,6 @@
 // A synchronous Redis client (hiredis) as a worker process holds it: to publish committed graph
-// updates and to report health. It connects on first use, gives every command a timeout, and
+// updates, to keep the relay's note of what it published (core/domain/outbox_relay.h) and to report
+// health. It connects on first use, gives every command a timeout, and
 // re-opens a lost connection: a command that finds the connection broken (Redis restarted since
 // the last command) is sent once more on a fresh one, so a PUBLISH may, rarely, go out twice.
 //
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,13 +57,18 @@ class RedisClient {
   Status Ping();
   // PUBLISH; returns the number of subscribers that received the message.
   Result<std::int64_t> Publish(std::string_view channel, std::string_view message);
+  // GET: the key's value, nullopt when it has none. SET: stores one, without expiry.
+  Result<std::optional<std::string>> Get(std::string_view key);
+  Status Set(std::string_view key, std::string_view value);
 
  private:
   Status EnsureConnected();
   void Disconnect();
   // Runs `send` (which issues one command on context_) with the reconnect rule above; returns an
-  // integer reply's value, 0 for a status reply.
-  Result<std::int64_t> Command(const std::function<redisReply*()>& send, const char* name);
+  // integer reply's value, 0 for a status reply. A string reply's text goes to `text` when given
+  // (nullopt for a nil reply).
+  Result<std::int64_t> Command(const std::function<redisReply*()>& send, const char* name,
+                               std::optional<std::string>* text = nullptr);
 
   RedisAddress address_;
   int timeout_ms_;

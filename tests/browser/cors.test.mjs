@@ -99,7 +99,8 @@ test('preflight: the allowed origin gets methods, headers and max age; another g
   const fromAllowed = await post(allowedOrigin);
   assert.equal(fromAllowed.status, 200);
   assert.equal(fromAllowed.headers.get('access-control-allow-origin'), allowedOrigin);
-  assert.equal(fromAllowed.headers.get('vary'), 'Origin');
+  // The media type follows Accept too (docs/api.md, "Media types").
+  assert.equal(fromAllowed.headers.get('vary'), 'Accept, Origin');
   const fromRefused = await post(refusedOrigin);
   assert.equal(fromRefused.status, 200);
   assert.equal(fromRefused.headers.get('access-control-allow-origin'), null);

@@ -15,6 +15,7 @@
 #include "core/crypto/ed25519.h"
 #include "core/crypto/elgamal.h"
 #include "core/crypto/elgamal_decryptor.h"
+#include "core/crypto/offchain_message.h"
 #include "core/crypto/receipt.h"
 #include "core/crypto/solana_keypair.h"
 #include "core/domain/internal/amount.h"
@@ -27,6 +28,7 @@
 #include "core/domain/user.h"
 #include "core/domain/voucher.h"
 #include "core/domain/voucher_admin.h"
+#include "core/domain/wallet_proof.h"
 #include "core/store/connection.h"
 #include "core/store/graph.h"
 #include "core/store/outbox.h"
@@ -708,6 +710,185 @@ TEST_F(DomainStoreTest, TheRelayPublishesCommittedChangesInOrderAndKeepsThemWhil
   const std::string late = redis.NextMessage();
   ASSERT_FALSE(late.empty());
   EXPECT_EQ(nlohmann::json::parse(*updates->Open("netgraph:graph", late))["sequence"], 4);
+}
+
+}  // namespace
+}  // namespace netgraph::domain
+
+namespace netgraph::domain {
+namespace {
+
+// What pg_restore of a dump taken when the outbox stood at `last_id` does to the outbox: the rows
+// after it and the ids taken since are gone; the epoch is the one of the dump.
+constexpr store::Statement kRewindOutbox{
+    "test_rewind_outbox",
+    "WITH gone AS (DELETE FROM outbox WHERE id > $1) UPDATE outbox_sequence SET last_id = $1"};
+// As if the relay's mark had not committed after its PUBLISH (the at-least-once case).
+constexpr store::Statement kUnpublish{"test_unpublish",
+                                      "UPDATE outbox SET published_at = NULL WHERE id >= $1"};
+constexpr store::Statement kDeleteRow{"test_delete_outbox_row", "DELETE FROM outbox WHERE id = $1"};
+
+std::string ImportOne(store::Connection& db, const std::string& id) {
+  EXPECT_TRUE(ImportGraph(db, R"({"nodes": [{"id": ")" + id + R"(", "type": "T"}]})").ok());
+  return id;
+}
+
+class RelayEpochTest : public DomainStoreTest {
+ protected:
+  void SetUp() override {
+    DomainStoreTest::SetUp();
+    redis_ = std::make_unique<TestRedis>(server_->directory());
+    if (!redis_->started()) GTEST_SKIP() << "redis-server is not available";
+    redis_->Subscribe("netgraph:graph");
+    client_ = std::make_unique<store::RedisClient>(redis_->address());
+  }
+
+  // A relay as a process starts it: knowing nothing but what Redis holds.
+  std::unique_ptr<OutboxRelay> NewRelay() {
+    return std::make_unique<OutboxRelay>(*db_, *client_, updates_, RelayOptions{});
+  }
+  // The next message published, opened: its payload.
+  nlohmann::json NextPublished() {
+    const std::string message = redis_->NextMessage();
+    EXPECT_FALSE(message.empty()) << "a message was published";
+    Result<std::string_view> payload = updates_.Open("netgraph:graph", message);
+    EXPECT_TRUE(payload.ok()) << message;
+    return payload.ok() ? nlohmann::json::parse(*payload) : nlohmann::json();
+  }
+  store::OutboxPosition Head() { return *store::OutboxHead(*db_); }
+
+  UpdateAuthenticator updates_ = *UpdateAuthenticator::FromHexKey(std::string(64, '7'));
+  std::unique_ptr<TestRedis> redis_;
+  std::unique_ptr<store::RedisClient> client_;
+};
+
+TEST_F(RelayEpochTest, ARestoredDatabaseGetsANewEpochBeforeItsUpdatesGoOut) {
+  for (const char* id : {"a", "b", "c"}) ImportOne(*db_, id);
+  const std::string before = Head().epoch;
+  ASSERT_EQ(NewRelay()->PublishPending()->published, 3);
+  for (int sequence = 1; sequence <= 3; ++sequence) {
+    EXPECT_EQ(NextPublished()["epoch"], before);
+  }
+
+  // Restored from a dump taken after update 1; a claim then takes id 2 again.
+  ASSERT_TRUE(db_->Execute(kRewindOutbox, {"1"}).ok());
+  ImportOne(*db_, "d");
+  std::unique_ptr<OutboxRelay> restarted = NewRelay();  // it knows only Redis's note
+  Result<OutboxRelay::Pass> pass = restarted->PublishPending();
+  ASSERT_TRUE(pass.ok()) << pass.status().message();
+  EXPECT_EQ(pass->published, 0) << "nothing goes out before the new epoch is committed";
+  EXPECT_TRUE(pass->more_pending);
+  ASSERT_FALSE(pass->new_epoch.empty());
+  const store::OutboxPosition head = Head();
+  EXPECT_EQ(head.epoch, pass->new_epoch);
+  EXPECT_NE(head.epoch, before);
+  EXPECT_EQ(head.epoch_start, 1) << "the new epoch's ids start with the update taken again";
+
+  pass = restarted->PublishPending();
+  EXPECT_EQ(pass->published, 1);
+  EXPECT_TRUE(pass->new_epoch.empty());
+  const nlohmann::json update = NextPublished();
+  EXPECT_EQ(update["sequence"], 2);
+  EXPECT_EQ(update["epoch"], head.epoch) << "published under the new epoch, under the MAC";
+  EXPECT_EQ(update["nodes"][0]["id"], "d");
+}
+
+// The relay that published remembers it even when Redis lost its note; and a rewind past the
+// last id (no update taken again yet) is found as soon as one is.
+TEST_F(RelayEpochTest, TheRelayThatPublishedFindsTheRewindWithoutRedisNote) {
+  for (const char* id : {"a", "b", "c"}) ImportOne(*db_, id);
+  std::unique_ptr<OutboxRelay> relay = NewRelay();
+  ASSERT_EQ(relay->PublishPending()->published, 3);
+  ASSERT_TRUE(client_->Set(kPublishedMarkKey, "not a note").ok());
+  ASSERT_TRUE(db_->Execute(kRewindOutbox, {"0"}).ok());
+  ImportOne(*db_, "d");
+  Result<OutboxRelay::Pass> pass = relay->PublishPending();
+  ASSERT_TRUE(pass.ok());
+  EXPECT_FALSE(pass->new_epoch.empty());
+  EXPECT_EQ(Head().epoch_start, 0);
+}
+
+// Publishing again what went out (the mark of the batch did not commit), pruning, a database reset
+// under a new epoch: none of them is a rewind.
+TEST_F(RelayEpochTest, RepeatsPrunedRowsAndResetsStartNoEpoch) {
+  for (const char* id : {"a", "b", "c"}) ImportOne(*db_, id);
+  const std::string epoch = Head().epoch;
+  ASSERT_EQ(NewRelay()->PublishPending()->published, 3);
+  ASSERT_TRUE(db_->Execute(kUnpublish, {"2"}).ok());
+  Result<OutboxRelay::Pass> again = NewRelay()->PublishPending();
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->published, 2);
+  EXPECT_TRUE(again->new_epoch.empty());
+
+  ASSERT_TRUE(db_->Execute(kDeleteRow, {"3"}).ok());  // pruned
+  ImportOne(*db_, "d");
+  again = NewRelay()->PublishPending();
+  EXPECT_EQ(again->published, 1);
+  EXPECT_TRUE(again->new_epoch.empty());
+  EXPECT_EQ(Head().epoch, epoch);
+
+  // A reset: ids start over under a new epoch of its own; the note of the old one says nothing.
+  Result<std::string> reset = store::StartOutboxEpoch(*db_, 0);
+  ASSERT_TRUE(reset.ok());
+  ASSERT_TRUE(db_->Execute(kRewindOutbox, {"0"}).ok());
+  ImportOne(*db_, "e");
+  again = NewRelay()->PublishPending();
+  EXPECT_EQ(again->published, 1);
+  EXPECT_TRUE(again->new_epoch.empty());
+  EXPECT_EQ(Head().epoch, *reset);
+}
+
+TEST_F(DomainStoreTest, AnEpochCannotStartPastTheLastIdTaken) {
+  ImportOne(*db_, "a");
+  EXPECT_TRUE(store::StartOutboxEpoch(*db_, 1).ok());
+  Result<std::string> beyond = store::StartOutboxEpoch(*db_, 2);
+  ASSERT_FALSE(beyond.ok());
+  EXPECT_NE(beyond.status().message().find("outbox_epoch_start_reached"), std::string::npos)
+      << beyond.status().message();
+}
+
+}  // namespace
+}  // namespace netgraph::domain
+
+namespace netgraph::domain {
+namespace {
+
+// A phishing page elsewhere cannot have a challenge of this service issued in its name; and one
+// issued under another origin (another deployment on the same database, or before the setting
+// changed) does not prove a wallet here, signature or not.
+TEST_F(DomainStoreTest, AWalletChallengeNamesTheOriginAndIsAcceptedOnlyUnderIt) {
+  const User user = NewUser("did:test:origin");
+  Result<crypto::Ed25519Keypair> key = crypto::Ed25519Keypair::Generate();
+  ASSERT_TRUE(key.ok());
+  const std::string wallet = crypto::Base58Encode(key->public_key());
+  const WalletProofPolicy here{"https://netgraph.example"};
+  const WalletProofPolicy elsewhere{"https://netgraph.example.evil.test"};
+
+  Outcome<WalletChallenge> theirs = IssueWalletChallenge(*db_, elsewhere, user, wallet);
+  ASSERT_TRUE(theirs.ok());
+  EXPECT_TRUE(theirs->message.starts_with("https://netgraph.example.evil.test wants you"));
+  Result<crypto::Bytes64> signed_theirs = crypto::SignOffchainMessage(*key, theirs->message);
+  ASSERT_TRUE(signed_theirs.ok());
+  Outcome<ProvenWallet> refused =
+      VerifyWallet(*db_, here, user, wallet, crypto::SignatureToBase58(*signed_theirs));
+  EXPECT_EQ(refused.failure(), Failure::kNoWalletChallenge);
+
+  Outcome<WalletChallenge> ours = IssueWalletChallenge(*db_, here, user, wallet);
+  ASSERT_TRUE(ours.ok());
+  EXPECT_TRUE(ours->message.starts_with("https://netgraph.example wants you"));
+  EXPECT_EQ(
+      VerifyWallet(*db_, here, user, wallet, crypto::SignatureToBase58(*signed_theirs)).failure(),
+      Failure::kInvalidWalletSignature)
+      << "a signature over the other origin's text";
+  Result<crypto::Bytes64> signed_ours = crypto::SignOffchainMessage(*key, ours->message);
+  Outcome<ProvenWallet> proven =
+      VerifyWallet(*db_, here, user, wallet, crypto::SignatureToBase58(*signed_ours));
+  ASSERT_TRUE(proven.ok());
+  EXPECT_EQ(proven->wallet_address, wallet);
+
+  Outcome<WalletChallenge> unset = IssueWalletChallenge(*db_, WalletProofPolicy{}, user, wallet);
+  ASSERT_NE(unset.error(), nullptr);
+  EXPECT_NE(unset.error()->message().find("NETGRAPH_PUBLIC_ORIGIN"), std::string::npos);
 }
 
 }  // namespace

@@ -148,8 +148,8 @@ test('after the outbox starts over in a new epoch (a reset database), its update
   // previous database), which the new one must not be taken for.
   for (let reset = 1; reset <= 2; reset++) {
     // What a database dropped and migrated again looks like to the outbox: no rows, ids from 1,
-    // and a new epoch (core/store/migrations/0004_outbox_epoch.sql).
-    psql('DELETE FROM outbox; UPDATE outbox_sequence SET last_id = 0, epoch = gen_random_uuid()::text');
+    // and a new epoch starting at 0 (core/store/migrations/0004_outbox_epoch.sql, 0005).
+    psql('DELETE FROM outbox; UPDATE outbox_sequence SET last_id = 0, epoch_start = 0, epoch = gen_random_uuid()::text');
     const seen = subscribers.numbers().map((list) => list.length);
     await claimOne(`epoch-after-${reset}`);
     await waitFor(() => subscribers.numbers().every((list, i) => list.length > seen[i]),

@@ -106,9 +106,11 @@ function sql(query) {
 const OUTCOMES = ['ok', 'refused', 'failed clean', 'indeterminate', 'failed unclean', 'hung'];
 const history = new Map();  // operation -> {outcome -> count}
 const unclean = [];         // the first few unclean answers, to show
+let failures = 0;           // operations that neither succeeded nor were refused, so far
 function record(operation, outcome, detail) {
   if (!history.has(operation)) history.set(operation, Object.fromEntries(OUTCOMES.map((o) => [o, 0])));
   history.get(operation)[outcome] += 1;
+  if (outcome !== 'ok' && outcome !== 'refused') failures += 1;
   if ((outcome === 'failed unclean' || outcome === 'hung') && unclean.length < 10) {
     unclean.push(`${operation}: ${outcome}: ${detail}`);
   }
@@ -302,19 +304,27 @@ function legacySubscriber(id) {
 
 // ---------------------------------------------------------------------------------------------
 // The faults. Each returns once it is healed; recovery is measured from then.
-function poolChildren() {
-  const master = Number(readFileSync(path.join(runDir, 'fcgi.pid'), 'utf8'));
-  const out = spawnSync('pgrep', ['-P', String(master)], { encoding: 'utf8' }).stdout.trim();
-  return out ? out.split('\n').map(Number) : [];
-}
 function kill(pid, signal = 'SIGKILL') {
   try { process.kill(pid, signal); } catch { /* already gone */ }
 }
+// The pool's workers (not its relay), as its status page lists them.
+async function poolWorkers() {
+  const response = await fetch(`http://127.0.0.1:${ports.http}/status`, { signal: AbortSignal.timeout(10000) });
+  return (await response.json()).workers.map((worker) => worker.pid);
+}
+// Workers killed by 'SIGKILL pool workers', and the operations that failed meanwhile: a killed
+// worker may cost the request it was serving, and nothing else (its watcher hands its idle
+// connections on: fcgi/pool/hand_off_watcher.h), so no more operations fail than workers die.
+const workerKills = { killed: 0, failed: null, alone: 0 };  // alone: killed by that fault alone
 function makeFaults(relay) {
   return {
-    'SIGKILL two pool workers': async () => {
-      for (const pid of poolChildren().sort(() => Math.random() - 0.5).slice(0, 2)) kill(pid);
-      await sleep(SCALE.faultMs);
+    'SIGKILL pool workers': async () => {
+      // One at a time, busy or idle, every half second.
+      for (const until = Date.now() + SCALE.faultMs; Date.now() < until;) {
+        kill(pick(await poolWorkers()));
+        workerKills.killed += 1;
+        await sleep(500);
+      }
     },
     'SIGKILL netgraph-ws, restart it': async () => {
       kill(Number(readFileSync(path.join(runDir, 'ws.pid'), 'utf8')));
@@ -558,15 +568,22 @@ async function main() {
       const inject = async (name, run) => {
         await sleep(SCALE.loadMs);
         const started = Date.now();
+        const failedBefore = failures;
         await run();
         const recovery = await measureRecovery(investors[0], subscribers);
+        // What was in flight when the fault healed has had its answer too.
+        await sleep(1000);
         recoveries.push([name, `${((Date.now() - started) / 1000).toFixed(1)} s`,
-          recovery === null ? `not within ${RECOVERY_LIMIT_MS / 1000} s` : `${recovery} ms`]);
+          recovery === null ? `not within ${RECOVERY_LIMIT_MS / 1000} s` : `${recovery} ms`, failures - failedBefore]);
         if (recovery === null) passed = false;
+        return failures - failedBefore;
       };
-      for (const [name, run] of Object.entries(faults)) await inject(name, run);
+      for (const [name, run] of Object.entries(faults)) {
+        const failed = await inject(name, run);
+        if (name === 'SIGKILL pool workers') Object.assign(workerKills, { failed, alone: workerKills.killed });
+      }
       await inject('combined: workers and netgraph-ws killed, Redis down, nginx reloaded', () => Promise.all([
-        faults['SIGKILL two pool workers'](), faults['SIGKILL netgraph-ws, restart it'](),
+        faults['SIGKILL pool workers'](), faults['SIGKILL netgraph-ws, restart it'](),
         faults['Redis stopped, restarted'](), faults['nginx reloaded'](),
       ]));
       await sleep(SCALE.loadMs);
@@ -581,10 +598,15 @@ async function main() {
     printTable(['operation', ...OUTCOMES], [...history].map(([op, counts]) => [op, ...OUTCOMES.map((o) => counts[o])]));
     console.log('');
     if (recoveries.length > 0) {
-      printTable(['fault', 'lasted', 'recovered in'], recoveries);
+      printTable(['fault', 'lasted', 'recovered in', 'operations failed'], recoveries);
       console.log('');
     }
     const invariants = await checkInvariants(investors, subscribers);
+    if (workerKills.failed !== null) {
+      invariants.push(['a killed pool worker costs at most the request it serves',
+        workerKills.failed <= workerKills.alone ? 'holds' : 'VIOLATED',
+        `${workerKills.failed} operations failed while ${workerKills.alone} workers were killed one by one`]);
+    }
     printTable(['invariant', 'verdict', 'detail'], invariants);
     if (unclean.length > 0) console.log(`\nunclean failures (first ${unclean.length}):\n  ${unclean.join('\n  ')}`);
     const badOutcomes = [...history.values()].some((c) => c['failed unclean'] > 0 || c.hung > 0);

@@ -1,4 +1,4 @@
-// What a pool worker reads from its FastCGI connections (fcgi/fastcgi_record.h). Only the web
+// What a pool worker reads from its FastCGI connections (fcgi/fastcgi/record.h). Only the web
 // server should reach the socket, but a worker must not be the weak point if something else does.
 // Input: the first byte chooses how the rest arrives (its size modulo 64, plus one, is the size of
 // each read); the rest is the byte stream.
@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "fcgi/fastcgi_record.h"
+#include "fcgi/fastcgi/record.h"
 
 namespace {
 

@@ -7,8 +7,9 @@
 //  - sealing it as a payload and opening that gives it back; the same sealed message is refused on
 //    another channel and with any byte of its MAC changed;
 //  - reading it as an update gives a JSON object, or an error;
-//  - the sequencer places each update as its contract says (next, repeat, after a gap; a new epoch
-//    starts the numbers over), and stamps strictly increasing sequences that skip on a new epoch.
+//  - the sequencer places each update as its contract says (next, repeat, after a gap, from where
+//    the epoch followed was last followed or delivered), and stamps strictly increasing sequences
+//    that skip after it follows a new epoch.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -60,33 +61,39 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Result<netgraph::ws::PublishedUpdate> update = netgraph::ws::ParseUpdate(input, 64 * 1024);
   if (update.ok() && !update->event.is_object()) Fail("an update that is not an object", input);
 
-  // The sequencer against a model of its contract (ws/update.h): updates numbered by input bytes,
-  // in one of two epochs or naming none, delivered unless they are repeats, as the hub does.
+  // The sequencer against a model of its contract (ws/update.h): byte pairs either follow epoch
+  // "a" or "b" from a number, as the feed does once the outbox confirms an epoch, or place a number
+  // and deliver it unless it is a repeat, as the feed does with a message of the epoch followed.
   netgraph::ws::Sequencer sequencer;
   bool following = false;
   std::string epoch;
   std::int64_t last = 0;
   std::int64_t last_stamp = 0;
+  bool skip_due = false;
   for (std::size_t i = 0; i + 1 < size && i < 512; i += 2) {
     const std::int64_t number = data[i + 1];
-    const std::string_view named = (data[i] & 3) == 0 ? "" : (data[i] & 3) == 1 ? "a" : "b";
-    using Place = netgraph::ws::Sequencer::Place;
-    Place expected = Place::kNext;
-    if (following) {
-      const std::int64_t base = !named.empty() && named != epoch ? 0 : last;
-      expected = number <= base       ? Place::kRepeat
-                 : number == base + 1 ? Place::kNext
-                                      : Place::kAfterGap;
+    if ((data[i] & 3) == 3) {
+      const std::string named = (data[i] & 4) != 0 ? "b" : "a";
+      if (following && named != epoch) skip_due = true;
+      sequencer.Follow(named, number);
+      following = true;
+      epoch = named;
+      last = number;
+      continue;
     }
-    if (sequencer.PlaceOf(number, named) != expected) Fail("a misplaced update", input);
+    using Place = netgraph::ws::Sequencer::Place;
+    const Place expected = !following           ? Place::kNext
+                           : number <= last     ? Place::kRepeat
+                           : number == last + 1 ? Place::kNext
+                                                : Place::kAfterGap;
+    if (sequencer.PlaceOf(number) != expected) Fail("a misplaced update", input);
     if (expected == Place::kRepeat) continue;
-    const bool new_epoch = following && !named.empty() && named != epoch;
-    netgraph::ws::UpdateStamp stamp = sequencer.Deliver(number, named);
+    netgraph::ws::UpdateStamp stamp = sequencer.Deliver(number);
     if (stamp.sequence <= last_stamp) Fail("a sequence that does not grow", input);
-    if (new_epoch && stamp.sequence < last_stamp + 2) Fail("a new epoch without a skip", input);
+    if (skip_due && stamp.sequence < last_stamp + 2) Fail("a new epoch without a skip", input);
+    skip_due = false;
     last_stamp = stamp.sequence;
     following = true;
-    if (!named.empty()) epoch = std::string(named);
     last = number;
   }
   return 0;

@@ -7,6 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
 import { graphql, netgraphctl, netgraphctlResult } from '../support/stack.mjs';
+import { fastcgiGraphql } from '../support/fastcgi.mjs';
+import { startPool } from '../support/pool.mjs';
 import {
   RFC3339_UTC, claim, confidentialKeypair, issueVouchers, newUser, portfolio, redeem,
 } from '../support/api.mjs';
@@ -75,7 +77,10 @@ function psql(sql) {
   return execFileSync('psql', [process.env.DATABASE_URL, '-tAc', sql], { encoding: 'utf8' }).trim();
 }
 
-test('the challenge is a Solana off-chain message naming the wallet, the user, a nonce and the expiry', async () => {
+// The origin the stack serves at (NETGRAPH_PUBLIC_ORIGIN in its stack.env, scripts/stack).
+const origin = process.env.NETGRAPH_PUBLIC_ORIGIN;
+
+test('the challenge is a Solana off-chain message naming the origin, the wallet, the user, a nonce and the expiry', async () => {
   const user = newUser('challenged');
   const wallet = newWallet();
   const c = await challenge(user.token, wallet.address);
@@ -83,7 +88,10 @@ test('the challenge is a Solana off-chain message naming the wallet, the user, a
   assert.equal(c.walletAddress, wallet.address);
   assert.match(c.expiresAt, RFC3339_UTC);
   const lines = c.challenge.split('\n');
-  assert.equal(lines[0], 'netgraph wallet proof');
+  assert.ok(origin, 'stack.env sets NETGRAPH_PUBLIC_ORIGIN');
+  assert.equal(lines[0], `${origin} wants you to prove that you control this wallet.`,
+    'the origin comes first, as in Sign-In With Solana');
+  assert.equal(lines[1], `Sign only if you are on ${origin}. Signing costs nothing.`);
   assert.ok(lines.includes(`Wallet: ${wallet.address}`));
   assert.ok(lines.some((l) => /^User: [0-9a-f]{64}$/.test(l)));
   assert.ok(lines.some((l) => /^Nonce: [1-9A-HJ-NP-Za-km-z]{16,}$/.test(l)));
@@ -101,6 +109,38 @@ test('the challenge is a Solana off-chain message naming the wallet, the user, a
   const anonymous = (await graphql(CHALLENGE, { variables: { wallet: wallet.address } })).body.data.walletChallenge;
   assertRefused(anonymous, 'Authentication required');
   assertRefused(await challenge(user.token, 'not-a-wallet'), 'Invalid wallet address');
+});
+
+// A phishing page elsewhere can relay this service's challenge, but the wallet then shows this
+// service's origin, not the page's; and a challenge issued under another origin (here another pool
+// on the same database, configured for it) does not prove a wallet here.
+test('a signature over a challenge of another origin is refused', async (t) => {
+  const elsewhere = 'https://netgraph.example.evil.test';
+  const pool = await startPool(t, 'wallet-proof-elsewhere', { NETGRAPH_PUBLIC_ORIGIN: elsewhere },
+    { workers: 1 });
+  const user = newUser('two-origins');
+  const wallet = newWallet();
+  const { body } = await fastcgiGraphql(pool.socket,
+    `mutation { walletChallenge(walletAddress: "${wallet.address}") { success challenge signedBytes } }`,
+    { token: user.token });
+  const theirs = body.data.walletChallenge;
+  assert.equal(theirs.success, true, JSON.stringify(body));
+  assert.ok(theirs.challenge.startsWith(`${elsewhere} wants you`), theirs.challenge);
+  const signedTheirs = base58(wallet.sign(Buffer.from(theirs.signedBytes, 'base64')));
+  assertRefused(await verify(user.token, wallet.address, signedTheirs), 'No wallet challenge');
+
+  // This origin's challenge, with the other origin's name put in its place and signed: refused.
+  const ours = await challenge(user.token, wallet.address);
+  const renamed = Buffer.from(ours.challenge.replaceAll(origin, elsewhere));
+  // Its envelope as the service builds one (format 1, as the first test checks).
+  const envelope = Buffer.concat([Buffer.from('\xffsolana offchain', 'latin1'),
+    Buffer.from([0, 1, renamed.length & 0xff, renamed.length >> 8]), renamed]);
+  assertRefused(await verify(user.token, wallet.address, base58(wallet.sign(envelope))),
+    'Invalid wallet signature');
+  assertRefused(await verify(user.token, wallet.address, signedTheirs), 'Invalid wallet signature');
+  const proven = await verify(user.token, wallet.address,
+    base58(wallet.sign(Buffer.from(ours.signedBytes, 'base64'))));
+  assert.equal(proven.success, true, JSON.stringify(proven));
 });
 
 test('a squatter claims to the victim\'s address; the victim proves possession and takes the wallet over', async () => {

@@ -78,6 +78,18 @@ test('netgraph-fcgi --check-config takes NETGRAPH_SCOREBOARD on or off and names
   assert.match(stderr, /NETGRAPH_SCOREBOARD must be true or false, not 'sometimes'/);
 });
 
+test('both daemons\' --check-config name a NETGRAPH_PUBLIC_ORIGIN that is not an origin', () => {
+  for (const binary of ['netgraph-fcgi', 'netgraph-ws']) {
+    for (const bad of ['netgraph.example', 'https://netgraph.example/path', 'https://a b']) {
+      const { code, stderr } = checkConfig(binary, stackEnv({ NETGRAPH_PUBLIC_ORIGIN: bad }));
+      assert.equal(code, EX_CONFIG, `${binary} ${bad}: ${stderr}`);
+      assert.match(stderr, /NETGRAPH_PUBLIC_ORIGIN must be the origin users reach the service at/);
+    }
+    const copied = checkConfig(binary, stackEnv({ NETGRAPH_PUBLIC_ORIGIN: 'https://Netgraph.Example/' }));
+    assert.equal(copied.code, 0, `${binary}: ${copied.stderr}`);
+  }
+});
+
 test('a key file that does not load is a problem --check-config names', () => {
   const garbage = path.join(scratch, 'garbage.pem');
   writeFileSync(garbage, 'not a key\n');

@@ -2,7 +2,7 @@
 // socket: group www-data, so any other web application on the host): connections that never send,
 // requests that never end, management records whose answers are never read, answers never read,
 // more connections than the workers hold. None may stall a worker or keep nginx's requests
-// waiting (fcgi/worker.h; docs/security.md, "The FastCGI socket"). Also: neither daemon listens
+// waiting (fcgi/pool/worker.h; docs/security.md, "The FastCGI socket"). Also: neither daemon listens
 // where other hosts reach it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -176,7 +176,7 @@ test('the pool closes what a peer leaves hanging: no whole request within the I/
   ]);
   // Meanwhile the only worker answers, and a connection in use every second outlives the idle
   // timeout. (A new connection may wait for the 2 s a worker leaves new connections to others
-  // while one of its requests is on its way: fcgi/worker.cc, kArrivalGrace.)
+  // while one of its requests is on its way: fcgi/pool/worker.cc, kArrivalGrace.)
   const waited = [];
   for (let i = 0; i < 5; i += 1) {
     let started = performance.now();

@@ -1,6 +1,6 @@
 // nginx keeps its connections to the pool alive (fastcgi_keep_conn, upstream keepalive): a worker
 // waits on every connection it holds, and hands the idle ones to the other workers when it is busy
-// or stops (fcgi/connection_handoff.h), so an idle kept-alive connection never holds up a request
+// or stops (fcgi/pool/connection_handoff.h), so an idle kept-alive connection never holds up a request
 // and none is closed under nginx; a broken FastCGI stream costs only its own connection.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

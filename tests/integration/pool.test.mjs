@@ -139,8 +139,9 @@ test('workers reconnect to PostgreSQL after their connections are cut, without a
   const { socket } = await startPool(t, 'reconnect-test', { DATABASE_URL: relay.url });
   for (let i = 0; i < 4; i++) assert.equal((await databaseStatus(socket)).connected, true);
 
-  relay.cut();
-  await waitFor(() => relay.connections() === 0, { what: 'the cut' });
+  // Waits for the connections cut to close, not for none to be open: the pool's outbox relay
+  // reconnects by itself at once, which could hide a moment of none from a poll.
+  await relay.cut();
   // Each of the two workers meets its broken connection on its next request and opens another.
   for (let i = 0; i < 8; i++) {
     const status = await databaseStatus(socket);

@@ -14,7 +14,7 @@ import { databaseRelay } from '../support/database_relay.mjs';
 import { startPool } from '../support/pool.mjs';
 import { runDaemon, EX_CONFIG } from '../support/daemon.mjs';
 import {
-  CLAIM, REDEEM, confidentialKeypair, issueVouchers, newUser, randomWallet,
+  CLAIM, REDEEM, claim, confidentialKeypair, issueVouchers, newUser, randomWallet,
 } from '../support/api.mjs';
 
 const GRAPH = (limit) => `{ networkGraph(limit: ${limit}) {
@@ -155,6 +155,28 @@ test('an answer that changes with time alone is read again at that instant, whol
   for (const body of await onEveryWorker(pool.socket, workers, INVESTMENT)) {
     assert.equal(JSON.parse(body).data.investmentData.currentRound, before.currentRound, body);
   }
+});
+
+// Issue 22, finding 9: a relay (re)started after a change was committed elsewhere never hears of
+// that change: the announcement went to no one. Once it is up it advances the generation, so the
+// workers read again instead of keeping what they held until the next change.
+test('a restarted relay makes the workers read again once it is up', async (t) => {
+  const pool = await startPool(t, 'read-cache-relay-restart', {}, { workers: 1 });
+  await data(pool.socket, INVESTMENT);
+  const before = (await data(pool.socket, INVESTMENT)).investmentData;  // from the cache
+
+  // The relay hears nothing, then dies with whatever announcement reached it; a change is
+  // committed in between, by the stack's pool.
+  process.kill(pool.relayPid, 'SIGSTOP');
+  const [code] = issueVouchers(20);
+  assert.equal((await claim(newUser('relay-restart').token, code, randomWallet())).success, true);
+  process.kill(pool.relayPid, 'SIGKILL');
+  assert.deepEqual((await data(pool.socket, INVESTMENT)).investmentData, before,
+    'the worker still answers from its cache');
+
+  // The master starts another relay; nothing else happens in the database meanwhile.
+  await delayUntil(pool.socket, INVESTMENT,
+    (d) => d.investmentData.investorCount === before.investorCount + 1, performance.now());
 });
 
 test('a change by another pool or by netgraphctl graph import reaches every worker within the bound', async (t) => {

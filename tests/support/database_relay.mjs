@@ -6,7 +6,8 @@ import net from 'node:net';
 // Listens on `port` (0: any free one) on loopback and forwards to `target`'s host and port (a
 // postgresql:// URL, by default the stack's DATABASE_URL). Resolves to the relay:
 // - url: `target` with the relay's port, for the process under test;
-// - cut(): drops every open connection, as a failover or a network break does;
+// - cut(): drops every open connection, as a failover or a network break does; resolves once each
+//   of them has closed (new ones, a client reconnecting at once, may already be open by then);
 // - partition(): forwards nothing more in either direction and answers nothing on new connections,
 //   closing none: the peers see silence, not a refusal, as in a network partition;
 // - heal(): ends the partition and lets the held bytes through, as TCP's retransmissions would;
@@ -35,7 +36,8 @@ export async function databaseRelay({ target = process.env.DATABASE_URL, port = 
   const url = new URL(targetUrl);
   url.port = String(server.address().port);
   const listening = server.address().port;
-  const cut = () => { for (const { client, upstream } of pairs) { client.destroy(); upstream.destroy(); } };
+  const cut = () => Promise.all([...pairs].map(({ client, upstream }) => Promise.all([client, upstream].map(
+    (socket) => (socket.closed ? undefined : new Promise((resolve) => { socket.once('close', resolve); socket.destroy(); }))))));
   return {
     url: url.toString(),
     cut,

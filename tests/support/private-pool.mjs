@@ -18,9 +18,10 @@ export function sparePort(offset) {
   return Number(new URL(process.env.NETGRAPH_BASE_URL).port) + offset;
 }
 
-// Starts netgraph-fcgi with the stack's environment plus `env`, and nginx on 127.0.0.1:`port`.
+// Starts netgraph-fcgi with the stack's environment plus `env`, and nginx on 127.0.0.1:`port`,
+// sending WebSocket upgrades and /ws/* to `wsSocket` (default: the stack's netgraph-ws).
 // Returns {baseUrl, dir, poolLog, nginxAccessLog, masterPid, stop()}.
-export async function startPrivatePool(name, { port, env = {} }) {
+export async function startPrivatePool(name, { port, env = {}, wsSocket = path.join(runDir, 'ws.sock') }) {
   const dir = path.join(runDir, `pool-${name}`);
   rmSync(dir, { recursive: true, force: true });
   for (const sub of ['logs', 'nginx/tmp']) mkdirSync(path.join(dir, sub), { recursive: true });
@@ -41,7 +42,7 @@ export async function startPrivatePool(name, { port, env = {} }) {
     .replaceAll('@RUN_DIR@', dir).replaceAll('@REPO@', repo).replaceAll('@HTTP_PORT@', String(port))
     .replaceAll('@USER_LINE@', process.getuid() === 0 ? 'user root;' : '')
     .replaceAll('@WEB_ROOT@', path.join(buildDir, 'web'))
-    .replaceAll(`unix:${dir}/ws.sock`, `unix:${runDir}/ws.sock`);
+    .replaceAll(`unix:${dir}/ws.sock`, `unix:${wsSocket}`);
   const nginxConf = path.join(dir, 'nginx', 'nginx.conf');
   writeFileSync(nginxConf, conf);
   const nginxArgs = ['-p', path.join(dir, 'nginx'), '-c', nginxConf, '-e', path.join(dir, 'logs', 'nginx-error.log')];

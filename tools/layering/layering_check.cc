@@ -279,8 +279,8 @@ int main(int argc, char** argv) {
   }
   if (!violations.empty()) {
     std::cerr << "layering_check: " << violations.size()
-              << " include(s) break the layering declared in core/CMakeLists.txt and "
-                 "daemon/CMakeLists.txt\n";
+              << " include(s) break the layering declared by netgraph_concern in the "
+                 "CMakeLists.txt of core/, daemon/, fcgi/ and ws/\n";
     return 1;
   }
   return 0;

@@ -1,7 +1,8 @@
-// What a FastCGI connection owes a peer that has not taken it yet (fcgi/connection_output.h), with
-// a socket pair standing in for the peer: the worker never waits on a peer that does not read,
-// unless it lets a response wait, and then only until the deadline.
-#include "fcgi/connection_output.h"
+// What a FastCGI connection owes a peer that has not taken it yet
+// (fcgi/fastcgi/connection_output.h), with a socket pair standing in for the peer: the worker never
+// waits on a peer that does not read, unless it lets a response wait, and then only until the
+// deadline.
+#include "fcgi/fastcgi/connection_output.h"
 
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -13,7 +14,7 @@
 #include <string>
 #include <thread>
 
-namespace netgraph::fcgi {
+namespace netgraph::fcgi::fastcgi {
 namespace {
 
 using Clock = ConnectionOutput::Clock;
@@ -137,4 +138,4 @@ TEST(ConnectionOutputTest, AClosedPeerFailsTheSend) {
 }
 
 }  // namespace
-}  // namespace netgraph::fcgi
+}  // namespace netgraph::fcgi::fastcgi

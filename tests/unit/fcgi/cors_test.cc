@@ -1,4 +1,4 @@
-#include "fcgi/cors.h"
+#include "fcgi/http/cors.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// The pool's shared data generation (fcgi/data_generation.h): an advance in one forked process is
-// seen by the others.
-#include "fcgi/data_generation.h"
+// The pool's shared data generation (fcgi/pool/data_generation.h): an advance in one forked process
+// is seen by the others.
+#include "fcgi/pool/data_generation.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -10,7 +10,9 @@ namespace netgraph::fcgi {
 namespace {
 
 TEST(SharedDataGenerationTest, AnAdvanceInAForkedChildIsSeenByItsParent) {
-  Result<std::unique_ptr<SharedDataGeneration>> generation = SharedDataGeneration::Create();
+  std::unique_ptr<SharedMemory> memory =
+      SharedMemory::Create(SharedMemory::Bytes({SharedDataGeneration::kSharedBytes})).value();
+  Result<std::unique_ptr<SharedDataGeneration>> generation = SharedDataGeneration::Create(*memory);
   ASSERT_TRUE(generation.ok()) << generation.status().message();
   const std::uint64_t before = (*generation)->Current();
   const pid_t child = ::fork();

@@ -1,4 +1,4 @@
-#include "fcgi/fastcgi_record.h"
+#include "fcgi/fastcgi/record.h"
 
 #include <gtest/gtest.h>
 

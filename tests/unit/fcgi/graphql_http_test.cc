@@ -1,4 +1,4 @@
-#include "fcgi/graphql_http.h"
+#include "fcgi/http/graphql_http.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
-#include "fcgi/scoreboard.h"
+#include "fcgi/pool/scoreboard.h"
+#include "fcgi/pool/status_page.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,8 +16,13 @@ namespace {
 
 // The scoreboard as one process sees it: the master's reservation, then the "child" (this same
 // process) attaching to the slot. Forking adds nothing to what is checked here.
-std::unique_ptr<Scoreboard> AttachedScoreboard() {
-  Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create();
+// Shared memory for one scoreboard, as the master maps it (fcgi/pool/shared_memory.h).
+std::unique_ptr<SharedMemory> MemoryForScoreboard() {
+  return SharedMemory::Create(SharedMemory::Bytes({Scoreboard::SharedBytes()})).value();
+}
+
+std::unique_ptr<Scoreboard> AttachedScoreboard(SharedMemory& memory) {
+  Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create(memory);
   EXPECT_TRUE(created.ok());
   std::unique_ptr<Scoreboard> scoreboard = std::move(created).value();
   const int slot = scoreboard->Reserve();
@@ -24,6 +30,13 @@ std::unique_ptr<Scoreboard> AttachedScoreboard() {
   scoreboard->SetPid(slot, ::getpid());
   scoreboard->Attach(SlotState::kIdle);
   return scoreboard;
+}
+
+// What /metrics shows of `scoreboard` (fcgi/pool/status_page.h).
+std::string MetricsOf(const Scoreboard& scoreboard) {
+  PoolView pool;
+  pool.scoreboard = &scoreboard;
+  return PoolMetricsText(pool);
 }
 
 FinishedRequest Query(std::string_view root_field, std::chrono::milliseconds duration) {
@@ -36,7 +49,8 @@ FinishedRequest Query(std::string_view root_field, std::chrono::milliseconds dur
 }
 
 TEST(ScoreboardTest, ABusyWorkerShowsItsRequestUntilItEnds) {
-  std::unique_ptr<Scoreboard> scoreboard = AttachedScoreboard();
+  std::unique_ptr<SharedMemory> memory = MemoryForScoreboard();
+  std::unique_ptr<Scoreboard> scoreboard = AttachedScoreboard(*memory);
   scoreboard->BeginRequest("/graphql", "0123abcd");
   scoreboard->SetOperation(OperationKind::kMutation, "Claim", "claimVoucher");
   std::vector<SlotSnapshot> slots = scoreboard->Snapshot();
@@ -58,7 +72,8 @@ TEST(ScoreboardTest, ABusyWorkerShowsItsRequestUntilItEnds) {
 }
 
 TEST(ScoreboardTest, CountersOutliveTheProcessThatBumpedThem) {
-  std::unique_ptr<Scoreboard> scoreboard = AttachedScoreboard();
+  std::unique_ptr<SharedMemory> memory = MemoryForScoreboard();
+  std::unique_ptr<Scoreboard> scoreboard = AttachedScoreboard(*memory);
   for (int i = 0; i < 3; ++i) {
     scoreboard->BeginRequest("/graphql", "id");
     FinishedRequest finished = Query("graphdbStatus", std::chrono::milliseconds(20));
@@ -75,7 +90,7 @@ TEST(ScoreboardTest, CountersOutliveTheProcessThatBumpedThem) {
   FinishedRequest finished = Query("graphdbStatus", std::chrono::seconds(20));
   scoreboard->EndRequest(&finished);
 
-  const std::string text = scoreboard->MetricsText();
+  const std::string text = MetricsOf(*scoreboard);
   EXPECT_NE(text.find("netgraph_graphql_requests_total{operation_type=\"query\",root_field="
                       "\"graphdbStatus\",outcome=\"ok\",code=\"\",status=\"200\"} 4\n"),
             std::string::npos)
@@ -96,10 +111,11 @@ TEST(ScoreboardTest, CountersOutliveTheProcessThatBumpedThem) {
 }
 
 TEST(ScoreboardTest, TheRelaysPassesMakeTheOutboxFigures) {
-  Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create();
+  std::unique_ptr<SharedMemory> memory = MemoryForScoreboard();
+  Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create(*memory);
   ASSERT_TRUE(created.ok());
   std::unique_ptr<Scoreboard> scoreboard = std::move(created).value();
-  EXPECT_EQ(scoreboard->MetricsText().find("netgraph_outbox_backlog"), std::string::npos)
+  EXPECT_EQ(MetricsOf(*scoreboard).find("netgraph_outbox_backlog"), std::string::npos)
       << "no relay, no backlog to report";
   scoreboard->SetPid(scoreboard->Reserve(), ::getpid());
   scoreboard->Attach(SlotState::kRelay);
@@ -109,7 +125,7 @@ TEST(ScoreboardTest, TheRelaysPassesMakeTheOutboxFigures) {
   const microseconds second[] = {microseconds(120 * 1000000)};
   scoreboard->RecordRelayPass(second, 0);
 
-  const std::string text = scoreboard->MetricsText();
+  const std::string text = MetricsOf(*scoreboard);
   EXPECT_NE(text.find("netgraph_outbox_published_total 3\n"), std::string::npos) << text;
   EXPECT_NE(text.find("netgraph_outbox_backlog 0\n"), std::string::npos) << "the last count";
   EXPECT_NE(text.find("netgraph_outbox_relay_lag_seconds_bucket{le=\"0.005\"} 1\n"),

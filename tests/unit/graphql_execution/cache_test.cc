@@ -49,7 +49,7 @@ TEST(DocumentCacheTest, KeepsInvalidDocumentsWithTheirErrors) {
 }
 
 // Describe names every root field the operation may select, fragments included: the pool decides
-// from it whether an answer comes from the read cache alone (fcgi/graphql_http.cc).
+// from it whether an answer comes from the read cache alone (fcgi/http/graphql_http.cc).
 TEST(DocumentSummaryTest, NamesTheRootFieldsOfInlineAndNamedFragments) {
   std::unique_ptr<Engine> engine = MustCreate(kSchema);
   std::shared_ptr<const PreparedDocument> document = engine->Prepare(

@@ -1,6 +1,7 @@
 // Runs the layering checker (tools/layering/layering_check.cc) the way the build does: on scratch
 // trees that break one rule each, expecting exit status 1 and a line naming file, line and rule;
-// and on this repository with the spec CMake wrote, expecting success.
+// with the spec CMake wrote, on scratch trees laid out like fcgi/ and ws/ that include the wrong
+// way, and on this repository, expecting success.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,14 +32,31 @@ Outcome RunChecker(const std::string& root, const std::string& spec, const std::
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
-// A scratch repository: two concerns, `low` (core/low) and `high` (core/high, depends on low), the
-// daemon beside them, and low's unit tests in tests/unit/low.
-class LayeringCheckTest : public ::testing::Test {
+// A scratch tree in a temporary folder, gone after the test.
+class ScratchTreeTest : public ::testing::Test {
  protected:
   void SetUp() override {
     char pattern[] = "/tmp/netgraph-layering-XXXXXX";
     ASSERT_NE(::mkdtemp(pattern), nullptr);
     root_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  // Appends `text` to the file at `path` (made with its folders when missing).
+  void Write(const std::string& path, const std::string& text) {
+    fs::create_directories((fs::path(root_) / path).parent_path());
+    std::ofstream(fs::path(root_) / path, std::ios::app) << text;
+  }
+
+  std::string root_;
+};
+
+// A scratch repository: two concerns, `low` (core/low) and `high` (core/high, depends on low), the
+// daemon beside them, and low's unit tests in tests/unit/low.
+class LayeringCheckTest : public ScratchTreeTest {
+ protected:
+  void SetUp() override {
+    ScratchTreeTest::SetUp();
     Write("spec",
           "concern low core/low/ depends tests tests/unit/low/\n"
           "concern high core/high/ depends low\n"
@@ -53,15 +71,12 @@ class LayeringCheckTest : public ::testing::Test {
     Write("fcgi/adapter.cc", "#include \"core/high/high.h\"\n");
     Write("daemon/listen_socket.h", "// listening sockets\n");
   }
-  void TearDown() override { fs::remove_all(root_); }
-
-  void Write(const std::string& path, const std::string& text) {
-    fs::create_directories((fs::path(root_) / path).parent_path());
-    std::ofstream(fs::path(root_) / path) << text;
+  // Replaces the spec.
+  void WriteSpec(const std::string& text) {
+    fs::remove(fs::path(root_) / "spec");
+    Write("spec", text);
   }
   Outcome Check() { return RunChecker(root_, root_ + "/spec", "core daemon fcgi tests"); }
-
-  std::string root_;
 };
 
 TEST_F(LayeringCheckTest, AcceptsATreeThatKeepsTheLayering) {
@@ -121,7 +136,7 @@ TEST_F(LayeringCheckTest, RefusesAConcernItDoesNotDependOn) {
 }
 
 TEST_F(LayeringCheckTest, RefusesASpecNamingAnUnknownConcern) {
-  Write("spec", "concern high core/high/ depends lower\n");
+  WriteSpec("concern high core/high/ depends lower\n");
   const Outcome outcome = Check();
   EXPECT_EQ(outcome.exit_status, 2) << outcome.output;
   EXPECT_NE(outcome.output.find("concern high depends on unknown concern lower"), std::string::npos)
@@ -129,14 +144,74 @@ TEST_F(LayeringCheckTest, RefusesASpecNamingAnUnknownConcern) {
 }
 
 TEST_F(LayeringCheckTest, RefusesACycleOfDependencies) {
-  Write("spec",
-        "concern low core/low/ depends high\n"
-        "concern high core/high/ depends low\n");
+  WriteSpec(
+      "concern low core/low/ depends high\n"
+      "concern high core/high/ depends low\n");
   const Outcome outcome = Check();
   EXPECT_EQ(outcome.exit_status, 2) << outcome.output;
   EXPECT_NE(outcome.output.find("the declared dependencies have a cycle: low high low"),
             std::string::npos)
       << outcome.output;
+}
+
+// Whether the checker's output has `line`, shown when it has not.
+::testing::AssertionResult Reports(const Outcome& outcome, const std::string& line) {
+  if (outcome.output.find(line) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "no \"" << line << "\" in:\n" << outcome.output;
+}
+
+// The adapters' layering as this repository declares it (fcgi/CMakeLists.txt, ws/CMakeLists.txt),
+// on a scratch tree laid out like theirs: the spec CMake wrote, not one made up here.
+class LayeringOfTheAdaptersTest : public ScratchTreeTest {
+ protected:
+  void SetUp() override {
+    ScratchTreeTest::SetUp();
+    // What the wings may include: the HTTP wing from the FastCGI wing, both from the pool.
+    Write("fcgi/http/routes.cc", "#include \"fcgi/http/graphql_http.h\"\n");
+    Write("fcgi/fastcgi/http_exchange.cc", "#include \"fcgi/http/http.h\"\n");
+    Write("fcgi/pool/serve.cc",
+          "#include \"fcgi/fastcgi/http_exchange.h\"\n#include \"fcgi/http/routes.h\"\n");
+    Write("fcgi/main.cc", "#include \"fcgi/pool/master.h\"\n");
+    Write("ws/hub.cc", "#include \"core/api/service.h\"\n#include \"daemon/signals.h\"\n");
+  }
+  Outcome Check() { return RunChecker(root_, NETGRAPH_LAYERING_SPEC, "fcgi ws"); }
+};
+
+TEST_F(LayeringOfTheAdaptersTest, AcceptsIncludesTowardsTheHttpWing) {
+  const Outcome outcome = Check();
+  EXPECT_EQ(outcome.exit_status, 0) << outcome.output;
+}
+
+TEST_F(LayeringOfTheAdaptersTest, RefusesAWingIncludingTheWingsAboveIt) {
+  // The HTTP wing knows no pool: the pool registers /status and /metrics with the router.
+  Write("fcgi/http/routes.cc", "#include \"fcgi/pool/scoreboard.h\"\n");
+  Write("fcgi/http/http.cc", "#include \"fcgi/fastcgi/record.h\"\n");
+  Write("fcgi/fastcgi/connection.cc", "#include \"fcgi/pool/worker.h\"\n");
+  const Outcome outcome = Check();
+  EXPECT_EQ(outcome.exit_status, 1) << outcome.output;
+  EXPECT_TRUE(Reports(outcome,
+                      "fcgi/http/routes.cc:2: error: includes \"fcgi/pool/scoreboard.h\": "
+                      "concern fcgi_http does not depend on concern fcgi_pool"));
+  EXPECT_TRUE(Reports(outcome,
+                      "fcgi/http/http.cc:1: error: includes \"fcgi/fastcgi/record.h\": "
+                      "concern fcgi_http does not depend on concern fcgi_fastcgi"));
+  EXPECT_TRUE(Reports(outcome,
+                      "fcgi/fastcgi/connection.cc:1: error: includes "
+                      "\"fcgi/pool/worker.h\": concern fcgi_fastcgi does not depend on "
+                      "concern fcgi_pool"));
+}
+
+TEST_F(LayeringOfTheAdaptersTest, RefusesOneAdapterIncludingTheOther) {
+  Write("ws/hub.cc", "#include \"fcgi/http/http.h\"\n");
+  Write("fcgi/pool/worker.cc", "#include \"ws/hub.h\"\n");
+  const Outcome outcome = Check();
+  EXPECT_EQ(outcome.exit_status, 1) << outcome.output;
+  EXPECT_TRUE(Reports(outcome,
+                      "ws/hub.cc:3: error: includes \"fcgi/http/http.h\": concern "
+                      "ws_server does not depend on concern fcgi_http"));
+  EXPECT_TRUE(Reports(outcome,
+                      "fcgi/pool/worker.cc:1: error: includes \"ws/hub.h\": concern "
+                      "fcgi_pool does not depend on concern ws_server"));
 }
 
 TEST(LayeringOfThisRepositoryTest, KeepsTheDeclaredLayering) {

@@ -1,0 +1,287 @@
+// claimVoucher for the Node peer of bench/write-bench.mjs, as netgraph runs it: the caller's user
+// found by its DID first (core/domain/user.cc, UserForPrincipal), then one read-committed
+// transaction with the statements of core/domain/voucher.cc's ClaimVoucher in the same order,
+// prepared under the same names with the same text (core/store/users.cc, token.cc, wallets.cc,
+// vouchers.cc, graph.cc, outbox.cc), the attempt inside a savepoint that a refusal rolls back.
+// bench/write-bench.mjs compares, on every run, the statements PostgreSQL logs for one claim from
+// each side, so this copy cannot drift from netgraph's without the benchmark saying so.
+//
+// The statements are exported for the benchmark's pgbench script as well.
+
+const voucherColumns =
+  'id, code, amount, round_id, voucher_state(status, expires_at), user_id, wallet_address, ' +
+  'epoch_us(expires_at), epoch_us(claimed_at), epoch_us(redeemed_at), redemption_id, batch';
+
+export const statements = {
+  usersFindByDid: {
+    name: 'users_find_by_did',
+    text: 'SELECT id, idp_did, email, is_admin, public_id FROM users WHERE idp_did = $1',
+  },
+  usersUpsert: {
+    name: 'users_upsert',
+    text: 'INSERT INTO users (idp_did, email) VALUES ($1, $2) ' +
+      'ON CONFLICT (idp_did) DO UPDATE SET email = COALESCE(EXCLUDED.email, users.email) ' +
+      'RETURNING id, idp_did, email, is_admin, public_id',
+  },
+  usersLock: { name: 'users_lock', text: 'SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE' },
+  claimFailuresCount: {
+    name: 'claim_failures_count',
+    text: 'SELECT count(*) FROM claim_failures ' +
+      'WHERE user_id = $1 AND failed_at > now() - make_interval(secs => $2::bigint)',
+  },
+  claimFailuresPrune: {
+    name: 'claim_failures_prune',
+    text: 'DELETE FROM claim_failures ' +
+      'WHERE user_id = $1 AND failed_at <= now() - make_interval(secs => $2::bigint)',
+  },
+  claimFailuresRecord: { name: 'claim_failures_record', text: 'INSERT INTO claim_failures (user_id) VALUES ($1)' },
+  tokenRead: { name: 'token_read', text: 'SELECT name, symbol, decimals FROM token' },
+  walletsInsert: {
+    name: 'wallets_insert',
+    text: 'INSERT INTO wallets (address, user_id) VALUES ($1, $2) ON CONFLICT (address) DO NOTHING',
+  },
+  walletsFindForKeyShare: {
+    name: 'wallets_find_for_key_share',
+    text: 'SELECT address, user_id, public_id, proven_at IS NOT NULL FROM wallets WHERE address = $1 FOR KEY SHARE',
+  },
+  vouchersClaim: {
+    name: 'vouchers_claim',
+    text: "UPDATE vouchers SET status = 'CLAIMED', user_id = $2, wallet_address = $3, claimed_at = now() " +
+      "WHERE code = $1 AND status = 'AVAILABLE' AND (expires_at IS NULL OR expires_at > now()) " +
+      `RETURNING ${voucherColumns}`,
+  },
+  vouchersFindByCode: {
+    name: 'vouchers_find_by_code',
+    text: `SELECT ${voucherColumns} FROM vouchers WHERE code = $1`,
+  },
+  roundsFindById: {
+    name: 'rounds_find_by_id',
+    text: 'SELECT id, name, price::float8, target::float8 FROM rounds WHERE id = $1',
+  },
+  graphUpsertNode: {
+    name: 'graph_upsert_node',
+    text: 'INSERT INTO graph_nodes AS n (id, type, labels) ' +
+      'VALUES ($1, $2, ARRAY(SELECT jsonb_array_elements_text($3::jsonb))) ' +
+      'ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, labels = EXCLUDED.labels, ' +
+      'changed_at = now() ' +
+      'WHERE n.type IS DISTINCT FROM EXCLUDED.type OR n.labels IS DISTINCT FROM EXCLUDED.labels ' +
+      'RETURNING id, type, to_json(labels)::text, epoch_us(changed_at)',
+  },
+  graphUpsertLink: {
+    name: 'graph_upsert_link',
+    text: 'INSERT INTO graph_links (source, target, type) VALUES ($1, $2, $3) ' +
+      'ON CONFLICT DO NOTHING RETURNING source, target, type, epoch_us(changed_at)',
+  },
+  outboxNextId: {
+    name: 'outbox_next_id',
+    text: 'UPDATE outbox_sequence SET last_id = last_id + 1 ' +
+      'RETURNING epoch, last_id, epoch_us(clock_timestamp())',
+  },
+  outboxAppend: {
+    name: 'outbox_append',
+    text: 'WITH appended AS (INSERT INTO outbox (id, channel, payload, created_at) ' +
+      'VALUES ($1, $2, $3, to_timestamp($4::bigint / 1000000.0)) RETURNING id) ' +
+      "SELECT pg_notify('netgraph_outbox', id::text) FROM appended",
+  },
+};
+
+// The statements netgraph sends as simple queries (core/store/connection.cc).
+export const begin = 'BEGIN ISOLATION LEVEL READ COMMITTED';
+export const savepoint = 'SAVEPOINT netgraph_savepoint';
+export const rollBackToSavepoint = 'ROLLBACK TO SAVEPOINT netgraph_savepoint';
+export const releaseSavepoint = 'RELEASE SAVEPOINT netgraph_savepoint';
+
+// As core/domain/voucher.h's ClaimPolicy, from the same settings.
+const policy = {
+  maxFailures: Number(process.env.NETGRAPH_CLAIM_MAX_FAILURES ?? 10),
+  windowSeconds: Number(process.env.NETGRAPH_CLAIM_FAILURE_WINDOW_SECONDS ?? 600),
+};
+
+// core/domain/failure.cc's texts for the refusals a claim can give.
+const refusals = {
+  invalidCode: 'Invalid voucher code',
+  notFound: 'Voucher not found',
+  alreadyClaimed: 'Voucher already claimed',
+  expired: 'Voucher expired',
+  revoked: 'Voucher revoked',
+  invalidWallet: 'Invalid wallet address',
+  walletOfAnother: 'Wallet belongs to another user',
+  tooMany: 'Too many attempts',
+};
+
+// core/domain/voucher_code.cc: Crockford's base32, separators dropped, O read as 0, I and L as 1.
+const codeAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+function normalizeVoucherCode(input) {
+  if (input.length > 64) return null;
+  let code = '';
+  for (let c of input) {
+    if (c === '-' || c === ' ') continue;
+    c = c.toUpperCase();
+    if (c === 'O') c = '0';
+    if (c === 'I' || c === 'L') c = '1';
+    if (!codeAlphabet.includes(c)) return null;
+    code += c;
+  }
+  return code.length === 20 ? code : null;
+}
+
+const formatVoucherCode = (code) => code.match(/.{1,4}/g).join('-');
+
+// A Solana address: base58 of exactly 32 bytes (core/crypto/solana_address.h).
+const base58Alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+function isWalletAddress(text) {
+  if (text.length < 32 || text.length > 44) return false;
+  let value = 0n;
+  for (const c of text) {
+    const digit = base58Alphabet.indexOf(c);
+    if (digit < 0) return false;
+    value = value * 58n + BigInt(digit);
+  }
+  const leadingZeros = text.length - text.replace(/^1+/, '').length;
+  const bytes = value === 0n ? 0 : Math.ceil(value.toString(16).length / 2);
+  return leadingZeros + bytes === 32;
+}
+
+// epoch_us values are microseconds since 1970; DateTime is RFC 3339 in UTC with milliseconds
+// (core/domain/date_time.cc).
+export const dateTime = (micros) => (micros == null ? null : new Date(Math.floor(Number(micros) / 1000)).toISOString());
+
+const run = (client, statement, values = []) => client.query({ ...statement, values, rowMode: 'array' });
+
+// The voucher as the API shows it (core/api/resolvers.cc VoucherValue), from a row of voucherColumns.
+function voucherFromRow(row, decimals) {
+  const [id, code, amount, , status, , wallet, expiresAt, claimedAt, redeemedAt] = row;
+  return {
+    id: String(id),
+    code: formatVoucherCode(code),
+    amount: Number(amount) / 10 ** decimals,
+    status,
+    redeemed: status === 'REDEEMED',
+    walletAddress: wallet,
+    claimedAt: dateTime(claimedAt),
+    redeemedAt: dateTime(redeemedAt),
+    expiresAt: dateTime(expiresAt),
+  };
+}
+
+// core/domain/graph_change.cc: upserts the nodes and links; when any changed, appends the
+// NetworkUpdate to the outbox under the next sequence number.
+async function writeGraphChange(client, nodes, links) {
+  let changedAt = null;
+  const note = (at) => { changedAt = changedAt === null ? at : (at > changedAt ? at : changedAt); };
+  for (const node of nodes) {
+    const { rows } = await run(client, statements.graphUpsertNode, [node.id, node.type, JSON.stringify(node.labels)]);
+    if (rows.length) note(BigInt(rows[0][3]));
+  }
+  for (const link of links) {
+    const { rows } = await run(client, statements.graphUpsertLink, [link.source, link.target, link.type]);
+    if (rows.length) note(BigInt(rows[0][3]));
+  }
+  if (changedAt === null) return;
+  const { rows: [[epoch, id, readUs]] } = await run(client, statements.outboxNextId);
+  const payload = JSON.stringify({
+    sequence: Number(id),
+    epoch,
+    appendedAt: Number(readUs),
+    nodes,
+    links,
+    metadata: { nodeCount: nodes.length, linkCount: links.length, lastUpdated: dateTime(changedAt) },
+  });
+  await run(client, statements.outboxAppend, [id, 'netgraph:graph', payload, readUs]);
+}
+
+// Why an existing voucher could not be claimed, as core/domain/voucher.cc tells the caller.
+function whyUnclaimable(row, user) {
+  const [, , , , status, userId] = row;
+  if (userId != null && String(userId) !== user.id) return refusals.notFound;
+  if (status === 'EXPIRED') return refusals.expired;
+  if (status === 'REVOKED') return refusals.revoked;
+  if (userId != null) return refusals.alreadyClaimed;
+  return refusals.notFound;
+}
+
+// The attempt, inside the savepoint: { voucher } or { refusal }.
+async function attemptClaim(client, user, codeText, wallet) {
+  const code = normalizeVoucherCode(codeText);
+  if (!code) return { refusal: refusals.invalidCode };
+  if (!isWalletAddress(wallet)) return { refusal: refusals.invalidWallet };
+  const { rows: [[, , decimals]] } = await run(client, statements.tokenRead);
+  await run(client, statements.walletsInsert, [wallet, user.id]);
+  const { rows: [[, walletUserId, walletPublicId]] } = await run(client, statements.walletsFindForKeyShare, [wallet]);
+  if (String(walletUserId) !== user.id) return { refusal: refusals.walletOfAnother };
+
+  const { rows: [claimed] } = await run(client, statements.vouchersClaim, [code, user.id, wallet]);
+  if (!claimed) {
+    const { rows: [found] } = await run(client, statements.vouchersFindByCode, [code]);
+    if (!found) return { refusal: refusals.notFound };
+    const [, , , , status, userId, foundWallet] = found;
+    const sameClaim = String(userId) === user.id && foundWallet === wallet &&
+      (status === 'CLAIMED' || status === 'REDEEMED');
+    return sameClaim ? { voucher: voucherFromRow(found, decimals) } : { refusal: whyUnclaimable(found, user) };
+  }
+  const { rows: [round] } = await run(client, statements.roundsFindById, [claimed[3]]);
+  if (!round) throw new Error("claim: the voucher's round is missing");
+  const [roundId, roundName] = round;
+  const roundNode = `round-${roundId}`;
+  await writeGraphChange(client, [
+    { id: user.publicId, type: 'Investor', labels: ['Investor'] },
+    { id: walletPublicId, type: 'Wallet', labels: ['Wallet'] },
+    { id: roundNode, type: 'Round', labels: ['Round', roundName] },
+  ], [
+    { source: user.publicId, target: walletPublicId, type: 'OWNS' },
+    { source: walletPublicId, target: roundNode, type: 'INVESTED_IN' },
+  ]);
+  return { voucher: voucherFromRow(claimed, decimals) };
+}
+
+async function claimInTransaction(client, user, code, wallet) {
+  await run(client, statements.usersLock, [user.id]);
+  const { rows: [[failures]] } = await run(client, statements.claimFailuresCount, [user.id, policy.windowSeconds]);
+  if (Number(failures) >= policy.maxFailures) return { refusal: refusals.tooMany };
+  await client.query(savepoint);
+  const outcome = await attemptClaim(client, user, code, wallet);
+  if (outcome.refusal) await client.query(rollBackToSavepoint);
+  await client.query(releaseSavepoint);
+  if (outcome.refusal) {
+    await run(client, statements.claimFailuresPrune, [user.id, policy.windowSeconds]);
+    await run(client, statements.claimFailuresRecord, [user.id]);
+  }
+  return outcome;
+}
+
+// The user of a verified identity, as UserForPrincipal finds or records it.
+async function userFor(client, { subject, email }) {
+  const usable = typeof email === 'string' && email.length > 0 && email.length <= 320 && email.includes('@') ? email : null;
+  const { rows: [known] } = await run(client, statements.usersFindByDid, [subject]);
+  const row = known && (!usable || known[2] === usable)
+    ? known
+    : (await run(client, statements.usersUpsert, [subject, usable])).rows[0];
+  return { id: String(row[0]), publicId: row[4] };
+}
+
+// Claims `code` to `wallet` for `identity` ({ subject, email }) on a connection of `pool`:
+// { voucher } or { refusal }. A lost race (serialization failure, deadlock) runs the transaction
+// again, as core/store/connection.cc's InTransaction does, up to five times.
+export async function claimVoucher(pool, identity, code, wallet) {
+  const client = await pool.connect();
+  let broken;
+  try {
+    const user = await userFor(client, identity);
+    for (let attempt = 1; ; attempt++) {
+      await client.query(begin);
+      try {
+        const outcome = await claimInTransaction(client, user, code, wallet);
+        await client.query('COMMIT');
+        return outcome;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError) => { broken = rollbackError; });
+        if (broken || attempt === 5 || !['40001', '40P01'].includes(error.code)) throw error;
+      }
+    }
+  } catch (error) {
+    broken ??= error;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
