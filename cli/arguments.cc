@@ -60,7 +60,7 @@ Status Arguments::Finish() {
   if (problems_.empty()) return Status::Ok();
   std::string message;
   for (const std::string& p : problems_) message += (message.empty() ? "" : "; ") + p;
-  return Status::Error(message);
+  return Status::InvalidArgument(message);
 }
 
 std::optional<long long> ParseInteger(std::string_view text) {

@@ -16,7 +16,7 @@ Result<std::string> ReadAll(const std::string& path) {
   std::ifstream file;
   if (path != "-") {
     file.open(path, std::ios::binary);
-    if (!file) return Status::Error("cannot open " + path);
+    if (!file) return Status::InvalidArgument("cannot open " + path);
   }
   std::ostringstream text;
   text << (path == "-" ? std::cin.rdbuf() : file.rdbuf());

@@ -31,7 +31,7 @@ Result<std::string> ReadText(const std::string& path) {
     text << std::cin.rdbuf();
   } else {
     std::ifstream file(path, std::ios::binary);
-    if (!file) return Status::Error("cannot open " + path);
+    if (!file) return Status::InvalidArgument("cannot open " + path);
     text << file.rdbuf();
   }
   return text.str();

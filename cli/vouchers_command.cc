@@ -54,7 +54,7 @@ nlohmann::json VoucherJson(const domain::Voucher& v) {
       {"id", std::to_string(v.id)},
       {"code", v.code},
       {"amount", v.amount},
-      {"status", v.status},
+      {"status", domain::VoucherStateName(v.status)},
       {"walletAddress", v.wallet_address ? nlohmann::json(*v.wallet_address) : nlohmann::json()},
       {"claimedAt", instant(v.claimed_at)},
       {"redeemedAt", instant(v.redeemed_at)},
@@ -62,7 +62,9 @@ nlohmann::json VoucherJson(const domain::Voucher& v) {
 }
 
 int List(Arguments& arguments) {
-  std::optional<std::string> status = arguments.Option("status");
+  std::optional<std::string> status_text = arguments.Option("status");
+  std::optional<domain::VoucherState> status;
+  if (status_text) status = domain::ParseVoucherState(*status_text);
   std::optional<std::string> first_text = arguments.Option("first");
   std::optional<std::string> after_text = arguments.Option("after");
   const bool json = arguments.Flag("json");
@@ -72,7 +74,7 @@ int List(Arguments& arguments) {
       after_text ? domain::ParseVoucherId(*after_text) : std::optional<std::int64_t>(0);
   Status finished = arguments.Finish();
   std::string problem = !finished.ok() ? finished.message()
-                        : status && !domain::IsVoucherStatus(*status)
+                        : status_text && !status
                             ? "--status must be AVAILABLE, CLAIMED, REDEEMED, EXPIRED or REVOKED"
                         : !first || !domain::IsValidVoucherPage(*first)
                             ? "--first must be 1 to " + std::to_string(domain::kMaxVoucherPage)
@@ -95,9 +97,9 @@ int List(Arguments& arguments) {
     return kExitOk;
   }
   for (const domain::Voucher& v : *page) {
-    std::cout << v.id << "\t" << v.code << "\t" << v.amount << "\t" << v.status << "\t"
-              << v.wallet_address.value_or("-") << "\t"
-              << (v.expires_at ? domain::FormatDateTime(*v.expires_at) : "-") << "\n";
+    std::cout << v.id << "\t" << v.code << "\t" << v.amount << "\t"
+              << domain::VoucherStateName(v.status) << "\t" << v.wallet_address.value_or("-")
+              << "\t" << (v.expires_at ? domain::FormatDateTime(*v.expires_at) : "-") << "\n";
   }
   return kExitOk;
 }

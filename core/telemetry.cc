@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <utility>
 
@@ -10,6 +11,16 @@ namespace {
 
 std::array<std::atomic<std::uint64_t>, kCounterCount> g_own_counters{};
 std::atomic<std::uint64_t>* g_counters = g_own_counters.data();
+
+// The counters defined, by slot. Filled before main (Counter's constructor), read after.
+struct Registry {
+  std::array<CounterSpec, kCounterCount> specs;
+  std::size_t size = 0;
+};
+Registry& Counters() {
+  static Registry registry;
+  return registry;
+}
 
 struct ProfileState {
   bool active = false;
@@ -20,26 +31,47 @@ struct ProfileState {
 // Per thread: netgraph-ws runs statements on several database threads (without a profile).
 thread_local ProfileState g_profile;
 
-bool StartsWith(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
+}  // namespace
+
+Counter::Counter(const CounterSpec& spec) {
+  Registry& registry = Counters();
+  if (registry.size == kCounterCount) {
+    std::fprintf(stderr, "netgraph: more than %zu counters (core/telemetry.h)\n", kCounterCount);
+    std::abort();
+  }
+  slot_ = registry.size;
+  registry.specs[registry.size++] = spec;
 }
 
-}  // namespace
+void Counter::Add(std::uint64_t amount) const {
+  g_counters[slot_].fetch_add(amount, std::memory_order_relaxed);
+}
+
+void Counter::Set(std::uint64_t value) const {
+  g_counters[slot_].store(value, std::memory_order_relaxed);
+}
+
+std::uint64_t Counter::Read() const { return g_counters[slot_].load(std::memory_order_relaxed); }
 
 void UseCounterStorage(std::atomic<std::uint64_t>* storage) {
   g_counters = storage != nullptr ? storage : g_own_counters.data();
 }
 
-void Add(Counter counter, std::uint64_t amount) {
-  g_counters[static_cast<std::size_t>(counter)].fetch_add(amount, std::memory_order_relaxed);
-}
-
-void Set(Counter counter, std::uint64_t value) {
-  g_counters[static_cast<std::size_t>(counter)].store(value, std::memory_order_relaxed);
-}
-
-std::uint64_t Read(Counter counter) {
-  return g_counters[static_cast<std::size_t>(counter)].load(std::memory_order_relaxed);
+void AppendCounters(std::string& out, std::span<const std::uint64_t> values) {
+  const Registry& registry = Counters();
+  std::array<bool, kCounterCount> written{};
+  for (std::size_t first = 0; first < registry.size; ++first) {
+    if (written[first]) continue;
+    const CounterSpec& family = registry.specs[first];
+    AppendFamily(out, family.family, family.type == MetricType::kGauge ? "gauge" : "counter",
+                 family.help);
+    for (std::size_t slot = first; slot < registry.size; ++slot) {
+      if (registry.specs[slot].family != family.family) continue;
+      written[slot] = true;
+      AppendSample(out, family.family, registry.specs[slot].labels,
+                   slot < values.size() ? values[slot] : 0);
+    }
+  }
 }
 
 std::size_t BucketIndex(std::span<const double> bounds, double seconds) {
@@ -121,26 +153,6 @@ std::string NowUtc() {
   return FormatUtc(std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::system_clock::now().time_since_epoch())
                        .count());
-}
-
-Counter JwtRefusalCounter(std::string_view message) {
-  // The verifier's messages (core/auth/token_verifier.cc, core/auth/claims.cc) start with what
-  // was wrong; anything unrecognised counts as malformed, so the label set stays fixed.
-  if (StartsWith(message, "token expired")) return Counter::kJwtRefusedExpired;
-  if (StartsWith(message, "token not valid before") ||
-      StartsWith(message, "token issued in the future")) {
-    return Counter::kJwtRefusedNotYetValid;
-  }
-  if (StartsWith(message, "algorithm ")) return Counter::kJwtRefusedAlgorithm;
-  if (StartsWith(message, "unknown kid") || StartsWith(message, "token has no kid")) {
-    return Counter::kJwtRefusedKey;
-  }
-  if (StartsWith(message, "signature verification failed")) return Counter::kJwtRefusedSignature;
-  if (StartsWith(message, "token issuer") || StartsWith(message, "token audience") ||
-      StartsWith(message, "claim ") || StartsWith(message, "token has no ")) {
-    return Counter::kJwtRefusedClaims;
-  }
-  return Counter::kJwtRefusedMalformed;
 }
 
 void RequestProfile::End() { g_profile.active = false; }

@@ -1,6 +1,8 @@
-// Process-wide counters that code deep in the core (the document cache, the PostgreSQL and Redis
-// clients, token verification) bumps without knowing who reports them, and the database time of
-// the request in progress, for the slow log.
+// Storage and exposition of the process-wide counters that code deep in the core bumps without
+// knowing who reports them; each concern defines its own (the document cache's in core/graphql,
+// the PostgreSQL and Redis clients' in core/store, the token refusals in core/auth, the read
+// cache's in core/api) as Counter objects with what /metrics shows of them. Also the database time
+// of the request in progress, for the slow log.
 //
 // By default the counters live in this process's memory (netgraph-ws reports them itself). A
 // FastCGI worker points them at its slot of the pool's shared-memory scoreboard
@@ -23,48 +25,48 @@
 
 namespace netgraph::telemetry {
 
-// Counters, except kDocumentCacheBytes and kReadCacheBytes, gauges (what the document cache and
-// the read cache hold now).
-enum class Counter : std::size_t {
-  kDocumentCacheHits,
-  kDocumentCacheMisses,
-  kDocumentCacheEvictions,
-  kDocumentCacheBytes,
-  kPostgresErrors,       // statements or connection attempts that failed
-  kPostgresConnects,     // connections opened (the first one, and each reconnect)
-  kRedisErrors,          // commands or connection attempts that failed
-  kRedisConnects,        // connections opened
-  kJwtRefusedMalformed,  // not a JWT, bad base64url/JSON, oversized, bad header
-  kJwtRefusedAlgorithm,  // alg not the configured one
-  kJwtRefusedKey,        // unknown kid, or no key to choose
-  kJwtRefusedSignature,  // the signature does not verify
-  kJwtRefusedExpired,    // exp passed
-  kJwtRefusedNotYetValid,
-  kJwtRefusedClaims,  // iss, aud, sub or another required claim wrong or missing
-  kReadCacheHits,     // public reads answered from the read cache (core/api/read_cache.h)
-  kReadCacheMisses,   // public reads the read cache sent to PostgreSQL (while it is on)
-  kReadCacheBytes,    // what the read cache holds, keys included
-  kCount,
-};
-constexpr std::size_t kCounterCount = static_cast<std::size_t>(Counter::kCount);
+enum class MetricType { kCounter, kGauge };
 
-// The token refusal counters and the reason each stands for (the label /metrics gives it).
-constexpr std::pair<std::string_view, Counter> kJwtRefusalReasons[] = {
-    {"malformed", Counter::kJwtRefusedMalformed},
-    {"algorithm", Counter::kJwtRefusedAlgorithm},
-    {"unknown_key", Counter::kJwtRefusedKey},
-    {"signature", Counter::kJwtRefusedSignature},
-    {"expired", Counter::kJwtRefusedExpired},
-    {"not_yet_valid", Counter::kJwtRefusedNotYetValid},
-    {"claims", Counter::kJwtRefusedClaims},
+// What /metrics shows of one counter: its family's name, type and help (the same for every
+// counter of the family), and the sample's labels (`reason="expired"`; empty for none).
+struct CounterSpec {
+  std::string_view family;
+  MetricType type = MetricType::kCounter;
+  std::string_view help;
+  std::string_view labels;
+};
+
+// The most counters a process defines: the length of a counter storage array.
+inline constexpr std::size_t kCounterCount = 32;
+
+// One number a concern keeps: a count, or a gauge of what it holds now. Define each as an object
+// of static storage duration in the concern that owns it (`spec`'s texts must outlive it): it
+// takes the next storage slot when the program starts, in an order fixed per binary, so the
+// processes of one pool agree on every slot. More than kCounterCount counters abort at start.
+class Counter {
+ public:
+  explicit Counter(const CounterSpec& spec);
+  Counter(const Counter&) = delete;
+  Counter& operator=(const Counter&) = delete;
+
+  void Add(std::uint64_t amount = 1) const;
+  void Set(std::uint64_t value) const;
+  std::uint64_t Read() const;
+  // The counter's index in a storage array.
+  std::size_t slot() const { return slot_; }
+
+ private:
+  std::size_t slot_;
 };
 
 // Where the counters are kept from now on: kCounterCount atomics that outlive the process's use;
 // null: the process's own memory again.
 void UseCounterStorage(std::atomic<std::uint64_t>* storage);
-void Add(Counter counter, std::uint64_t amount = 1);
-void Set(Counter counter, std::uint64_t value);
-std::uint64_t Read(Counter counter);
+
+// Appends every counter the program defines, by family (HELP and TYPE once, then its samples),
+// each sample's value `values[counter.slot()]` (values.size() == kCounterCount): e.g. the sums of
+// a pool's storage arrays.
+void AppendCounters(std::string& out, std::span<const std::uint64_t> values);
 
 // Upper bounds, in seconds, of the buckets of the update lags: the relay's (commit to publish) and
 // netgraph-ws's (commit to send). Milliseconds normally; minutes while Redis is down.
@@ -101,9 +103,6 @@ std::string FormatSeconds(double seconds);
 // "2026-11-26T15:27:56.123Z" for milliseconds since the epoch: the time of log lines.
 std::string FormatUtc(std::int64_t unix_ms);
 std::string NowUtc();
-
-// The counter for a token refusal, from the verifier's message (core/auth/token_verifier.cc).
-Counter JwtRefusalCounter(std::string_view message);
 
 // Where a request's time went: what the slow log prints. Begin at the start of a request; the
 // store adds each statement's time (AddDatabaseTime), the API notes each root field's resolver.

@@ -9,6 +9,7 @@
 
 #include "core/graphql/utilities/value.h"
 #include "core/log.h"
+#include "ws/messages.h"
 #include "ws/metrics.h"
 
 namespace netgraph::ws {
@@ -24,7 +25,8 @@ graphql::ExecutionResult QueueFullError(std::string_view message) {
       false,
       {},
       nlohmann::json::array({{{"message", message}, {"extensions", {{"code", kQueueFullCode}}}}})
-          .dump()};
+          .dump(),
+      {std::string(kQueueFullCode)}};
 }
 
 constexpr std::size_t kTrimAfterReleasedBytes = 1024 * 1024;
@@ -86,22 +88,23 @@ Authentication GraphqlBackend::Authenticate(std::string_view authorization) {
 StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
                                   const OperationRequest& request,
                                   graphql::RequestContext* context) {
-  graphql::Engine& engine = service_.engine();
+  auto& scope = static_cast<api::RequestScope&>(*context);
   // A running subscription's document is reused: the same text is parsed and held once.
   std::shared_ptr<const graphql::PreparedDocument> document = hub_.FindDocument(request.query);
-  if (document == nullptr) document = engine.Prepare(request.query);
-  graphql::ExecuteParams params;
-  if (request.operation_name) params.operation_name = *request.operation_name;
-  params.variables = request.variables.is_null() ? nullptr : &request.variables;
-  params.context = context;
+  if (document == nullptr) document = service_.engine().Prepare(request.query);
 
   if (!document->valid()) {
-    // A document that does not run at all: Execute gives the request error, without the database.
-    graphql::ExecutionResult result = engine.Execute(*document, params);
-    return {StartResult::Kind::kRequestError, std::move(result)};
+    // A document that does not run at all: its request error, without the database.
+    api::OperationOptions options;
+    options.document = document;
+    api::OperationRun run =
+        api::RunOperation(service_, request, api::Caller::WithScope(scope), options);
+    return {StartResult::Kind::kRequestError, std::move(run.result)};
   }
-  if (document->OperationTypeFor(params.operation_name) != graphql::OperationType::kSubscription) {
-    return StartOnWorker(subscriber, id, request, context);
+  std::optional<std::string_view> operation_name;
+  if (request.operation_name) operation_name = *request.operation_name;
+  if (document->OperationTypeFor(operation_name) != graphql::OperationType::kSubscription) {
+    return StartOnWorker(subscriber, id, request, scope);
   }
 
   SubscriptionKey key = SubscriptionKey::Of(request);
@@ -113,7 +116,8 @@ StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
   }
   if (hub_.Join(key, subscriber, id)) return {StartResult::Kind::kSubscribed, {}};
   graphql::ExecutionResult error;
-  std::unique_ptr<graphql::Subscription> subscription = engine.Subscribe(document, params, &error);
+  std::unique_ptr<graphql::Subscription> subscription =
+      api::Subscribe(service_, document, request, scope, &error);
   if (!subscription) return {StartResult::Kind::kRequestError, std::move(error)};
   const graphql::Value& topic = subscription->topic();
   if (topic.kind() != graphql::Value::Kind::kString) {
@@ -131,10 +135,9 @@ StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
 
 StartResult GraphqlBackend::StartOnWorker(Subscriber& subscriber, const std::string& id,
                                           const OperationRequest& request,
-                                          graphql::RequestContext* context) {
+                                          const api::RequestScope& scope) {
   // The credentials Authenticate verified, for a context of the worker's own service: nothing of
   // the loop's service (its connection above all) is used off the loop.
-  const auto& scope = static_cast<const api::RequestScope&>(*context);
   std::optional<auth::Identity> identity;
   if (scope.identity() != nullptr) identity = *scope.identity();
   const Client& client = ClientOf(subscriber);
@@ -143,19 +146,14 @@ StartResult GraphqlBackend::StartOnWorker(Subscriber& subscriber, const std::str
   job.address = client.address;
   job.ticket = ++next_ticket_;
   // The id is held twice (pending_ and the completion).
-  job.bytes = request.held_bytes() + 2 * id.capacity() + kJobOverheadBytes;
+  job.bytes = RequestHeldBytes(request) + 2 * id.capacity() + kJobOverheadBytes;
   job.work = [request, credentials = scope.credentials(), identity](api::Service& service) {
     api::RequestScope worker_scope(service, credentials, identity);
-    graphql::Engine& engine = service.engine();
-    std::shared_ptr<const graphql::PreparedDocument> document = engine.Prepare(request.query);
-    graphql::ExecuteParams params;
-    if (request.operation_name) params.operation_name = *request.operation_name;
-    params.variables = request.variables.is_null() ? nullptr : &request.variables;
-    params.context = &worker_scope;
-    graphql::ExecutionResult result = engine.Execute(*document, params);
+    api::OperationRun run =
+        api::RunOperation(service, request, api::Caller::WithScope(worker_scope), {});
     return StartResult{
-        result.has_data ? StartResult::Kind::kResult : StartResult::Kind::kRequestError,
-        std::move(result)};
+        run.result.has_data ? StartResult::Kind::kResult : StartResult::Kind::kRequestError,
+        std::move(run.result)};
   };
   job.completion = [this, subscriber = &subscriber, id, ticket = job.ticket,
                     bytes = job.bytes](StartResult result) {

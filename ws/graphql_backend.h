@@ -1,6 +1,7 @@
 // The Backend and EventExecutor of the real process: credentials checked by api::Service (the same
-// code as HTTP), operations prepared, executed and subscribed by the service's GraphQL engine, and
-// graph updates from Redis fanned out through the hub.
+// code as HTTP), queries and mutations run through api::RunOperation and subscriptions started
+// through api::Subscribe (core/api/operation.h, the path HTTP's operations take too), and graph
+// updates from Redis fanned out through the hub.
 //
 // Everything runs on the event loop thread except queries and mutations sent over a socket: those
 // run on the database worker threads (ws/database_workers.h), each with its own service and
@@ -94,7 +95,7 @@ class GraphqlBackend final : public Backend,
   // Queues a query or mutation for the workers; its outcome goes to `subscriber` unless stopped
   // first. A request error when the queue refuses it (extensions.code kQueueFullCode).
   StartResult StartOnWorker(Subscriber& subscriber, const std::string& id,
-                            const OperationRequest& request, graphql::RequestContext* context);
+                            const OperationRequest& request, const api::RequestScope& scope);
 
   api::Service& service_;
   DatabaseWorkers& workers_;

@@ -138,7 +138,7 @@ Status Hub::Admit(const SubscriptionKey& key, const graphql::PreparedDocument* d
   std::size_t to_connection =
       connection->Added(entry_id, entry_bytes, document_use.first, document_use.second);
   if (connection->bytes + elsewhere.connection + to_connection > limits_.per_connection) {
-    return Status::Error(
+    return Status::ResourceExhausted(
         "Subscription refused: this connection's subscriptions and waiting operations would hold "
         "more than " +
         MebibytesText(limits_.per_connection) +
@@ -150,20 +150,20 @@ Status Hub::Admit(const SubscriptionKey& key, const graphql::PreparedDocument* d
   std::size_t to_address =
       address->Added(entry_id, entry_bytes, document_use.first, document_use.second);
   if (address->bytes + elsewhere.address + to_address > limits_.per_address) {
-    return Status::Error(
+    return Status::ResourceExhausted(
         "Subscription refused: the subscriptions and waiting operations of your address would "
         "hold more than " +
         MebibytesText(limits_.per_address) +
         " of parsed documents and requests (NETGRAPH_WS_MAX_DOCUMENT_BYTES_PER_ADDRESS)");
   }
   if (new_document && documents_.size() >= limits_.documents) {
-    return Status::Error(
+    return Status::ResourceExhausted(
         "Subscription refused: the server runs as many distinct subscription "
         "documents as it may (" +
         std::to_string(limits_.documents) + ", NETGRAPH_WS_MAX_DOCUMENTS); try again later");
   }
   if (held_bytes_ + elsewhere.process + new_bytes > limits_.process) {
-    return Status::Error(
+    return Status::ResourceExhausted(
         "Subscription refused: the server's subscriptions and waiting operations hold as much "
         "memory as they may (" +
         MebibytesText(limits_.process) + ", NETGRAPH_WS_MAX_DOCUMENT_BYTES); try again later");

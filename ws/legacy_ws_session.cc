@@ -53,13 +53,13 @@ void LegacyWsSession::OnConnectionInit(const nlohmann::json& message) {
   ArmTimer(options_.legacy_keepalive);
 }
 
-void LegacyWsSession::OnStart(const nlohmann::json& message) {
+void LegacyWsSession::OnStart(nlohmann::json& message) {
   const std::string* id = JsonOperationId(message);
   if (id == nullptr) return SendError(message, "start needs a non-empty string id");
   if (!acknowledged_) return SendError(message, "Send connection_init before start");
-  const nlohmann::json* payload = JsonMember(message, "payload");
+  auto payload = message.find("payload");
   Result<OperationRequest> request =
-      ParseOperationRequest(payload != nullptr ? *payload : nlohmann::json());
+      OperationRequestOf(payload != message.end() ? &*payload : nullptr);
   if (!request.ok())
     return SendError(message, "Invalid start message: " + request.status().message());
   // subscriptions-transport-ws replaces an operation started again under the same id.

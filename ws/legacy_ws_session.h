@@ -32,7 +32,7 @@ class LegacyWsSession final : public Session {
   void CloseWith(int code, std::string_view reason) override;
   void SendOutcome(const std::string& id, const StartResult& result) override;
   void OnConnectionInit(const nlohmann::json& message);
-  void OnStart(const nlohmann::json& message);
+  void OnStart(nlohmann::json& message);
   void OnStop(const nlohmann::json& message);
   // {"id":..., "type":"error", "payload":{"message": text}} (no id when the message had none).
   void SendError(const nlohmann::json& message, std::string_view text);

@@ -115,6 +115,12 @@ std::size_t JsonHeldBytes(const nlohmann::json& value) {
   return sizeof(nlohmann::json) + HeapBytes(value);
 }
 
+std::size_t RequestHeldBytes(const api::OperationRequest& request) {
+  return sizeof(request) + request.query.capacity() +
+         (request.operation_name ? request.operation_name->capacity() : 0) +
+         JsonHeldBytes(request.variables);
+}
+
 std::string MebibytesText(std::size_t bytes) {
   constexpr std::size_t kMebibyte = 1024 * 1024;
   return std::to_string(bytes / kMebibyte) + "." +

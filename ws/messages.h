@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/api/operation_request.h"
 #include "ws/outgoing.h"
 
 namespace netgraph::ws {
@@ -44,6 +45,8 @@ const std::string* JsonOperationId(const nlohmann::json& message);
 // capacities, with the allocator's overhead per block. For values ParseIncoming accepted (it walks
 // them recursively, and their nesting is bounded).
 std::size_t JsonHeldBytes(const nlohmann::json& value);
+// What an operation request holds in memory: its texts and its parsed variables (JsonHeldBytes).
+std::size_t RequestHeldBytes(const api::OperationRequest& request);
 
 // `bytes` for people: "2.0 MiB".
 std::string MebibytesText(std::size_t bytes);

@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/auth/token_refusal.h"
 #include "core/log.h"
+#include "core/store/connection.h"
 #include "core/telemetry.h"
 #include "core/version.h"
 
@@ -159,16 +161,13 @@ std::string WsCounters::MetricsText() const {
   AppendFamily(out, "netgraph_ws_redis_connected", "gauge",
                "1 while the Redis subscription connection is up.");
   AppendSample(out, "netgraph_ws_redis_connected", "", redis_connected ? 1 : 0);
-  using telemetry::Counter;
   AppendFamily(out, "netgraph_ws_postgres_errors_total", "counter",
                "Failed PostgreSQL statements and connection attempts of netgraph-ws.");
-  AppendSample(out, "netgraph_ws_postgres_errors_total", "",
-               telemetry::Read(Counter::kPostgresErrors));
+  AppendSample(out, "netgraph_ws_postgres_errors_total", "", store::kPostgresErrors.Read());
   AppendFamily(out, "netgraph_ws_jwt_refusals_total", "counter",
                "Bearer tokens netgraph-ws refused (all reasons).");
   std::uint64_t refusals = 0;
-  for (const auto& reason : telemetry::kJwtRefusalReasons)
-    refusals += telemetry::Read(reason.second);
+  for (auth::TokenRefusal reason : auth::kTokenRefusals) refusals += auth::RefusalsCounted(reason);
   AppendSample(out, "netgraph_ws_jwt_refusals_total", "", refusals);
   AppendFamily(out, "netgraph_build_info", "gauge", "The running build; always 1.");
   out.append("netgraph_build_info{daemon=\"netgraph-ws\",version=\"");

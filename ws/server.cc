@@ -195,14 +195,14 @@ Status Server::Start(int listen_fd) {
   info.fd_limit_per_thread = static_cast<unsigned>(options_.max_connections) + kSpareDescriptors;
   context_ = lws_create_context(&info);
   if (context_ == nullptr) {
-    return Status::Error(
+    return Status::Internal(
         "libwebsockets could not create its context (is libwebsockets-evlib-uv installed?)");
   }
 
   listen_fd_ = listen_fd;
   int flags = ::fcntl(listen_fd_, F_GETFL);
   if (flags < 0 || ::fcntl(listen_fd_, F_SETFL, flags | O_NONBLOCK) != 0) {
-    return Status::Error(std::string("listening socket: ") + std::strerror(errno));
+    return Status::Internal(std::string("listening socket: ") + std::strerror(errno));
   }
   listen_poll_ = new uv_poll_t;
   timer_ = new uv_timer_t;

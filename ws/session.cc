@@ -33,10 +33,6 @@ std::optional<std::string> PayloadAuthorization(const nlohmann::json& payload) {
 constexpr std::chrono::milliseconds kLongestValidity = std::chrono::hours(24 * 365 * 10);
 constexpr std::chrono::milliseconds kLongestTimer = std::chrono::hours(1);
 
-bool IsObjectOrNull(const nlohmann::json* member) {
-  return member == nullptr || member->is_null() || member->is_object();
-}
-
 }  // namespace
 
 std::unique_ptr<Session> Session::Create(Subprotocol subprotocol, Peer& peer, Backend& backend,
@@ -136,31 +132,11 @@ bool Session::StopOperation(const std::string& id) {
   return true;
 }
 
-std::size_t OperationRequest::held_bytes() const {
-  return sizeof(*this) + query.capacity() + (operation_name ? operation_name->capacity() : 0) +
-         JsonHeldBytes(variables);
-}
-
-Result<OperationRequest> ParseOperationRequest(const nlohmann::json& payload) {
-  if (!payload.is_object()) return Status::InvalidArgument("the payload must be an object");
-  const nlohmann::json* query = JsonMember(payload, "query");
-  if (query == nullptr || !query->is_string())
-    return Status::InvalidArgument("the payload's query must be a string");
-  const nlohmann::json* variables = JsonMember(payload, "variables");
-  if (!IsObjectOrNull(variables))
-    return Status::InvalidArgument("the payload's variables must be an object or null");
-  const nlohmann::json* operation_name = JsonMember(payload, "operationName");
-  if (operation_name != nullptr && !operation_name->is_null() && !operation_name->is_string())
-    return Status::InvalidArgument("the payload's operationName must be a string or null");
-  if (!IsObjectOrNull(JsonMember(payload, "extensions")))
-    return Status::InvalidArgument("the payload's extensions must be an object or null");
-  OperationRequest request;
-  request.query = query->get<std::string>();
-  if (operation_name != nullptr && operation_name->is_string()) {
-    request.operation_name = operation_name->get<std::string>();
+Result<OperationRequest> OperationRequestOf(nlohmann::json* payload) {
+  if (payload == nullptr || !payload->is_object()) {
+    return Status::InvalidArgument("the payload must be an object");
   }
-  if (variables != nullptr) request.variables = *variables;
-  return request;
+  return api::OperationRequest::FromJson(std::move(*payload));
 }
 
 }  // namespace netgraph::ws

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/api/operation_request.h"
 #include "core/graphql/engine.h"
 #include "core/status.h"
 #include "ws/handshake.h"
@@ -44,15 +45,9 @@ inline constexpr int kInternalError = 4500;
 inline constexpr int kSlowConsumer = 4503;  // the client fell too far behind (queue limits)
 }  // namespace close_code
 
-// A GraphQL request as a subscribe (or legacy start) message carries it.
-struct OperationRequest {
-  std::string query;
-  std::optional<std::string> operation_name;
-  nlohmann::json variables;  // an object, or null when the message had none
-
-  // What the request holds in memory: its texts and its parsed variables (JsonHeldBytes).
-  std::size_t held_bytes() const;
-};
+// A GraphQL request as a subscribe (or legacy start) message carries it in its payload, parsed as
+// HTTP's is (OperationRequestOf below).
+using OperationRequest = api::OperationRequest;
 
 // How starting an operation ended.
 struct StartResult {
@@ -205,9 +200,11 @@ class Session : public Subscriber {
   TokenBucket operation_rate_;
 };
 
-// Reads a subscribe/start payload ({query, operationName?, variables?, extensions?}); a bad shape
-// is InvalidArgument, its message saying what is wrong for the protocol's error or close reason.
-Result<OperationRequest> ParseOperationRequest(const nlohmann::json& payload);
+// The operation request of a subscribe/start message's `payload` ({query, operationName?,
+// variables?, extensions?}; null when the message has none), its members moved out: the parse of
+// GraphQL over HTTP (api::OperationRequest::FromJson). A bad shape is InvalidArgument, its message
+// saying what is wrong for the protocol's error or close reason.
+Result<OperationRequest> OperationRequestOf(nlohmann::json* payload);
 
 }  // namespace netgraph::ws
 

@@ -80,12 +80,12 @@ void TransportWsSession::OnPing(const nlohmann::json& message, std::string_view 
                                                        : Message("pong"));
 }
 
-void TransportWsSession::OnSubscribe(const nlohmann::json& message) {
+void TransportWsSession::OnSubscribe(nlohmann::json& message) {
   const std::string* id = JsonOperationId(message);
   if (id == nullptr) return Reject("Invalid message received: subscribe needs a non-empty id");
-  const nlohmann::json* payload = JsonMember(message, "payload");
+  auto payload = message.find("payload");
   Result<OperationRequest> request =
-      ParseOperationRequest(payload != nullptr ? *payload : nlohmann::json());
+      OperationRequestOf(payload != message.end() ? &*payload : nullptr);
   if (!request.ok()) return Reject("Invalid message received: " + request.status().message());
   if (!acknowledged_) return peer_.Close(close_code::kUnauthorized, "Unauthorized");
   if (running_.count(*id) != 0) {

@@ -30,7 +30,7 @@ class TransportWsSession final : public Session {
   void SendOutcome(const std::string& id, const StartResult& result) override;
   void OnConnectionInit(const nlohmann::json& message);
   void OnPing(const nlohmann::json& message, std::string_view type);
-  void OnSubscribe(const nlohmann::json& message);
+  void OnSubscribe(nlohmann::json& message);
   void OnComplete(const nlohmann::json& message);
   // Closes with 4400 and a reason that names the problem.
   void Reject(std::string problem);

@@ -1,37 +1,31 @@
 #include "core/api/operation.h"
 
-#include <nlohmann/json.hpp>
-
 #include <utility>
 
 #include "core/api/answer_key.h"
+#include "core/api/service.h"
 
 namespace netgraph::api {
 namespace {
 
-// extensions.code of each error in `errors` (the engine's serialised list) that carries one.
-std::vector<std::string> ErrorCodes(const std::string& errors) {
-  std::vector<std::string> codes;
-  if (errors.empty()) return codes;
-  nlohmann::json list = nlohmann::json::parse(errors, nullptr, false);
-  if (!list.is_array()) return codes;
-  for (const nlohmann::json& error : list) {
-    auto extensions = error.find("extensions");
-    if (extensions == error.end() || !extensions->is_object()) continue;
-    auto code = extensions->find("code");
-    if (code != extensions->end() && code->is_string()) codes.push_back(code->get<std::string>());
-  }
-  return codes;
+// What the engine runs `request` with, in `context`.
+graphql::ExecuteParams ExecuteParamsFor(const OperationRequest& request,
+                                        graphql::RequestContext* context) {
+  graphql::ExecuteParams params;
+  if (request.operation_name) params.operation_name = *request.operation_name;
+  params.variables = request.variables.is_null() ? nullptr : &request.variables;
+  params.context = context;
+  return params;
 }
 
 }  // namespace
 
-OperationRun RunOperation(Service& service, const OperationRequest& request,
-                          std::string_view authorization, const OperationOptions& options) {
+OperationRun RunOperation(Service& service, const OperationRequest& request, const Caller& caller,
+                          const OperationOptions& options) {
   OperationRun run;
   graphql::Engine& engine = service.engine();
   const auto prepare_start = std::chrono::steady_clock::now();
-  run.document = engine.Prepare(request.query);
+  run.document = options.document != nullptr ? options.document : engine.Prepare(request.query);
   std::optional<std::string_view> operation_name;
   if (request.operation_name) operation_name = *request.operation_name;
   run.operation = run.document->Describe(operation_name);
@@ -43,45 +37,48 @@ OperationRun RunOperation(Service& service, const OperationRequest& request,
     return run;
   }
 
-  run.scope = service.NewRequest(authorization);
-  graphql::ExecuteParams execute;
-  execute.operation_name = operation_name;
-  execute.variables = request.variables.is_null() ? nullptr : &request.variables;
-  execute.context = run.scope.get();
+  RequestScope* scope = caller.scope();
+  if (scope == nullptr) {
+    run.scope = service.NewRequest(caller.authorization());
+    scope = run.scope.get();
+  }
+  graphql::ExecuteParams execute = ExecuteParamsFor(request, scope);
   execute.subscription_refusal = options.subscription_refusal;
   const auto execute_start = std::chrono::steady_clock::now();
-  graphql::ExecutionResult result;
-  // An anonymous query of public reads only: its whole answer, as bytes, is kept in the read cache
-  // beside the answers of its fields and is valid exactly as long as they are (read_cache.h), so a
-  // repeated public read skips execution and serialisation too. Answers with errors are not kept.
+  // An anonymous query of public reads only: its whole answer is kept in the read cache beside
+  // the answers of its fields and is valid exactly as long as they are (read_cache.h), so a
+  // repeated public read skips execution and serialisation too. Answers with errors are not
+  // kept, so the data is the whole answer.
   std::optional<std::string> answer_key;
-  if (authorization.empty() && service.read_cache().enabled() && run.operation.has_value() &&
-      Service::AnsweredFromReadCache(*run.operation)) {
+  if (scope->credentials() == Credentials::kNone && service.read_cache().enabled() &&
+      run.operation.has_value() && Service::AnsweredFromReadCache(*run.operation)) {
     answer_key = AnswerKey(engine, *run.document, request);
   }
   if (answer_key) {
+    bool executed = false;
     Result<graphql::Value> kept = service.read_cache().Get(
         *answer_key, ReadCache::Clock::now(), [&]() -> Result<ReadCache::Fresh> {
-          result = engine.Execute(*run.document, execute);
-          if (!result.has_data || !result.errors.empty()) {
+          run.result = engine.Execute(*run.document, execute);
+          executed = true;
+          if (!run.result.has_data || !run.result.errors.empty()) {
             return Status::FailedPrecondition("an answer with errors is not kept");
           }
-          return ReadCache::Fresh{graphql::Value::String(result.Body()), std::nullopt};
+          return ReadCache::Fresh{graphql::Value::String(run.result.data), std::nullopt};
         });
-    if (kept.ok()) {
-      run.body = kept->as_string();
-      result.has_data = true;
-    }
+    if (kept.ok() && !executed) run.result = graphql::ExecutionResult{true, kept->as_string(), {}};
   } else {
-    result = engine.Execute(*run.document, execute);
+    run.result = engine.Execute(*run.document, execute);
   }
   run.execute = std::chrono::steady_clock::now() - execute_start;
-  if (run.body.empty()) run.body = result.Body();
-  run.has_data = result.has_data;
-  run.has_errors = !result.errors.empty();
-  run.error_codes = ErrorCodes(result.errors);
-  run.failure = run.scope->failure();
+  run.failure = scope->failure();
   return run;
+}
+
+std::unique_ptr<graphql::Subscription> Subscribe(
+    Service& service, std::shared_ptr<const graphql::PreparedDocument> document,
+    const OperationRequest& request, RequestScope& scope, graphql::ExecutionResult* request_error) {
+  return service.engine().Subscribe(std::move(document), ExecuteParamsFor(request, &scope),
+                                    request_error);
 }
 
 }  // namespace netgraph::api

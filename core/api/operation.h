@@ -1,13 +1,16 @@
-// Running one GraphQL operation for an adapter (fcgi/graphql_http.cc; netgraph-ws still drives
-// the engine itself, ws/graphql_backend.cc): prepare the query (the engine's document cache),
-// describe the operation, verify the caller's token, execute, and, for a query without a token
-// whose root fields are all public reads (Service::AnsweredFromReadCache), consult and fill the
-// read cache with the whole answer. The run comes back with what the adapter needs to answer, log
-// and count: the answer, the operation, the errors' codes and the domain's refusal that a
-// resolver reported through the request scope (RequestScope::NoteFailure). Nothing here reads the
-// answer's data: its shape is the client's to choose (aliases), so it says nothing reliable.
+// Running one GraphQL operation for an adapter, the one path from an OperationRequest to the
+// engine for both daemons (fcgi/graphql_http.cc; ws/graphql_backend.cc, on its database workers):
+// prepare the query (the engine's document cache), describe the operation, verify the caller's
+// token, execute, and, for a query without a token whose root fields are all public reads
+// (Service::AnsweredFromReadCache), consult and fill the read cache with the whole answer. The run
+// comes back with what the adapter needs to answer, log and count: the engine's result (its
+// errors' codes included), the operation, and the domain's refusal that a resolver reported
+// through the request scope (RequestScope::NoteFailure). Nothing here reads the answer's data: its
+// shape is the client's to choose (aliases), so it says nothing reliable.
 //
-// The adapter keeps what is its transport's: media types, status codes, headers.
+// Subscriptions start through Subscribe, with the same request and context (netgraph-ws).
+//
+// The adapter keeps what is its transport's: media types, status codes, headers, messages.
 #ifndef NETGRAPH_CORE_API_OPERATION_H_
 #define NETGRAPH_CORE_API_OPERATION_H_
 
@@ -15,26 +18,51 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <string>
 #include <string_view>
-#include <vector>
 
 #include "core/api/operation_request.h"
-#include "core/api/service.h"
+#include "core/api/request_scope.h"
 #include "core/domain/failure.h"
 #include "core/graphql/engine.h"
 
 namespace netgraph::api {
 
+class Service;
 struct OperationRun;
+
+// Who asks for an operation.
+class Caller {
+ public:
+  // A caller whose Authorization header value this is (empty when the request has none):
+  // RunOperation verifies it once it knows the operation runs.
+  static Caller WithAuthorization(std::string_view authorization) {
+    return Caller(authorization, nullptr);
+  }
+  // A caller verified already, whose request context is `scope` (not owned; it must be of the
+  // service the operation runs with). netgraph-ws verifies a connection's token on its loop thread
+  // and runs the operation on a database worker with that worker's own service.
+  static Caller WithScope(RequestScope& scope) { return Caller({}, &scope); }
+
+  std::string_view authorization() const { return authorization_; }
+  RequestScope* scope() const { return scope_; }
+
+ private:
+  Caller(std::string_view authorization, RequestScope* scope)
+      : authorization_(authorization), scope_(scope) {}
+  std::string_view authorization_;
+  RequestScope* scope_;
+};
 
 struct OperationOptions {
   // Refuse mutations before anything runs (GraphQL over HTTP's GET): the run is then
-  // mutation_refused and has no answer.
+  // mutation_refused and has no result.
   bool queries_only = false;
   // The message of the request error a subscription operation gets (the transport knows where
   // subscriptions go instead).
   std::string_view subscription_refusal = "Subscription operations are not executed here.";
+  // The document the service's engine prepared from the request's query already (netgraph-ws
+  // looks at it to choose where the operation runs); null: RunOperation prepares it.
+  std::shared_ptr<const graphql::PreparedDocument> document;
   // Called once the operation is known (document, operation and prepare are set), before the token
   // is verified and anything runs: the pool's status page shows it.
   std::function<void(const OperationRun&)> on_prepared;
@@ -45,23 +73,28 @@ struct OperationRun {
   std::shared_ptr<const graphql::PreparedDocument> document;  // keeps `operation`'s views alive
   std::optional<graphql::OperationSummary> operation;         // when the document selects one
   bool mutation_refused = false;  // OperationOptions::queries_only refused a mutation
-  // The caller's credentials as verified; identity() is non-null with a valid token.
+  // The request context RunOperation made for a Caller::WithAuthorization, with the credentials as
+  // verified (identity() is non-null with a valid token); null for a Caller::WithScope.
   std::unique_ptr<RequestScope> scope;
-  // false: a request error (no "data" in the answer: syntax, validation, operation selection,
-  // variable coercion); true: the operation was executed.
-  bool has_data = false;
-  std::string body;  // the response map as JSON ("errors", "data")
-  bool has_errors = false;
-  std::vector<std::string> error_codes;    // extensions.code of the errors that carry one
+  // The answer: has_data false for a request error (syntax, validation, operation selection,
+  // variable coercion), true once the operation was executed; its errors and their codes. An
+  // answer from the read cache is its data alone (answers with errors are never kept).
+  graphql::ExecutionResult result;
   std::optional<domain::Failure> failure;  // the first refusal a resolver reported
   std::chrono::nanoseconds prepare{0};     // parse and validate (or the document cache lookup)
   std::chrono::nanoseconds execute{0};     // execute (or the read cache lookup)
 };
 
-// Runs `request` for a caller whose Authorization header value is `authorization` (empty when
-// the request has none).
-OperationRun RunOperation(Service& service, const OperationRequest& request,
-                          std::string_view authorization, const OperationOptions& options);
+// Runs `request` (a query or mutation) for `caller`.
+OperationRun RunOperation(Service& service, const OperationRequest& request, const Caller& caller,
+                          const OperationOptions& options);
+
+// Starts the subscription `request` asks for (`document` is its query, prepared by the service's
+// engine), its subscribe resolver running with `scope`: the engine's Subscribe, with the request's
+// operation name and variables. Null with *request_error set when it does not start.
+std::unique_ptr<graphql::Subscription> Subscribe(
+    Service& service, std::shared_ptr<const graphql::PreparedDocument> document,
+    const OperationRequest& request, RequestScope& scope, graphql::ExecutionResult* request_error);
 
 }  // namespace netgraph::api
 

@@ -7,6 +7,19 @@
 
 namespace netgraph::api {
 
+const telemetry::Counter kReadCacheHits(
+    {"netgraph_read_cache_hits_total", telemetry::MetricType::kCounter,
+     "Public reads (networkGraph, investmentData) answered from the workers' read caches.", ""});
+const telemetry::Counter kReadCacheMisses(
+    {"netgraph_read_cache_misses_total", telemetry::MetricType::kCounter,
+     "Public reads the read caches sent to PostgreSQL (counted while NETGRAPH_READ_CACHE is on).",
+     ""});
+const telemetry::Counter kReadCacheBytes(
+    {"netgraph_read_cache_bytes", telemetry::MetricType::kGauge,
+     "Memory the read caches hold, keys included, summed over the workers (and past workers' last "
+     "value until their slot is reused).",
+     ""});
+
 std::size_t ReadCache::ApproximateBytes(const graphql::Value& value) {
   std::size_t bytes = sizeof(graphql::Value);
   switch (value.kind()) {
@@ -58,14 +71,14 @@ class ReadCache::NestedRead {
 void ReadCache::Evict(std::vector<Entry>::iterator entry) {
   bytes_ -= entry->bytes;
   entries_.erase(entry);
-  telemetry::Set(telemetry::Counter::kReadCacheBytes, bytes_);
+  kReadCacheBytes.Set(bytes_);
 }
 
 void ReadCache::Restart(std::uint64_t generation) {
   entries_.clear();
   bytes_ = 0;
   entries_generation_ = generation;
-  telemetry::Set(telemetry::Counter::kReadCacheBytes, bytes_);
+  kReadCacheBytes.Set(bytes_);
 }
 
 void ReadCache::NoteUsed(const std::optional<Clock::time_point>& valid_until) {
@@ -87,13 +100,13 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
   if (found != entries_.end()) {
     if (!found->valid_until || now < *found->valid_until) {
       found->last_used = ++uses_;
-      if (reads_running_ == 0) telemetry::Add(telemetry::Counter::kReadCacheHits);
+      if (reads_running_ == 0) kReadCacheHits.Add();
       NoteUsed(found->valid_until);
       return found->value;
     }
     Evict(found);
   }
-  if (reads_running_ == 0) telemetry::Add(telemetry::Counter::kReadCacheMisses);
+  if (reads_running_ == 0) kReadCacheMisses.Add();
   // What the answers used inside this read allow, then what this answer allows its own reader.
   std::optional<Clock::time_point> inner_used_until;
   Result<Fresh> read_result = [&] {
@@ -119,7 +132,7 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
   }
   entries_.push_back(Entry{std::string(key), fresh.value, fresh.valid_until, bytes, ++uses_});
   bytes_ += bytes;
-  telemetry::Set(telemetry::Counter::kReadCacheBytes, bytes_);
+  kReadCacheBytes.Set(bytes_);
   return std::move(fresh.value);
 }
 

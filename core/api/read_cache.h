@@ -26,8 +26,15 @@
 
 #include "core/graphql/engine.h"
 #include "core/status.h"
+#include "core/telemetry.h"
 
 namespace netgraph::api {
+
+// What the process's read caches count (core/telemetry.h): public reads answered from memory and
+// sent to the database, and the bytes they hold now (a gauge).
+extern const telemetry::Counter kReadCacheHits;
+extern const telemetry::Counter kReadCacheMisses;
+extern const telemetry::Counter kReadCacheBytes;
 
 // A counter that advances whenever the public data (the graph, the vouchers, the rounds, the
 // token) may have changed. Implementations must make an Advance visible to every reader of the
@@ -53,7 +60,7 @@ class ReadCache {
   // Keeps at most `max_entries` answers (distinct keys) of one generation, holding at most
   // `max_bytes` together, their keys included (EntryBytes); the least recently used goes first,
   // and an entry larger than `max_bytes` is not kept. While the cache is on, what it holds is the
-  // telemetry gauge kReadCacheBytes (core/telemetry.h).
+  // gauge kReadCacheBytes.
   ReadCache(std::size_t max_entries, std::size_t max_bytes)
       : max_entries_(max_entries), max_bytes_(max_bytes) {}
 
@@ -68,7 +75,7 @@ class ReadCache {
   // `read` may itself Get other answers (a whole GraphQL answer built from the answers of its
   // fields): the outer answer is then valid only until the earliest instant any answer it used
   // is, and it is not kept when an answer it used was read at a newer generation than its own.
-  // Only the outermost Get counts towards the hit and miss counters (core/telemetry.h).
+  // Only the outermost Get counts towards kReadCacheHits or kReadCacheMisses.
   Result<graphql::Value> Get(std::string_view key, Clock::time_point now,
                              const std::function<Result<Fresh>()>& read);
 

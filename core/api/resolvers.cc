@@ -67,7 +67,7 @@ Value VoucherValue(const domain::Voucher& v) {
       {"id", Value::String(std::to_string(v.id))},
       {"code", Value::String(v.code)},
       {"amount", Value::Float(v.amount)},
-      {"status", Value::String(v.status)},
+      {"status", Value::String(std::string(domain::VoucherStateName(v.status)))},
       {"redeemed", Value::Boolean(v.redeemed())},
       {"walletAddress", OptionalString(v.wallet_address)},
       {"claimedAt", OptionalDateTime(v.claimed_at)},
@@ -238,8 +238,12 @@ ResolverResult AllVouchers(const ResolveInfo& info) {
     return BadInput("first must be between 1 and " + std::to_string(domain::kMaxVoucherPage) +
                     ", not " + std::to_string(first));
   }
-  std::optional<std::string> status;
-  if (const Value* s = Argument(info, "status")) status = s->as_string();
+  // The schema's VoucherStatus enum: its values are the states' names.
+  std::optional<domain::VoucherState> status;
+  if (const Value* s = Argument(info, "status")) {
+    status = domain::ParseVoucherState(s->as_string());
+    if (!status) return BadInput("status must be a VoucherStatus");
+  }
   std::int64_t after_id = 0;
   if (const Value* after = Argument(info, "after")) {
     // ID input coerces from a string or an integer literal.

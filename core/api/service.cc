@@ -1,17 +1,14 @@
 #include "core/api/service.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <utility>
 
 #include "core/api/internal/resolvers.h"
 #include "core/auth/authorization_header.h"
+#include "core/auth/token_refusal.h"
 #include "core/embedded_file.h"
 #include "core/log.h"
-#include "core/telemetry.h"
-#include "core/version.h"
 
 namespace netgraph::api {
 
@@ -26,8 +23,8 @@ constexpr std::chrono::seconds kRejectionLogInterval{60};
 // answers of anonymous public queries: fcgi/graphql_http.cc) and the memory they may hold: a pool
 // worker must stay small (32 MiB RSS, issue 11) and a networkGraph(limit: 1000) answer holds about
 // 1.4 MB, a limit: 100 one about 140 KB (its whole answer as text, about 7 KB).
-constexpr std::size_t kReadCacheEntries = 64;
-constexpr std::size_t kReadCacheBytes = 4 * 1024 * 1024;
+constexpr std::size_t kReadCacheMaxEntries = 64;
+constexpr std::size_t kReadCacheMaxBytes = 4 * 1024 * 1024;
 
 }  // namespace
 
@@ -39,61 +36,6 @@ bool Service::AnsweredFromReadCache(const graphql::OperationSummary& operation) 
       operation.root_fields.begin(), operation.root_fields.end(), [](std::string_view field) {
         return field == "networkGraph" || field == "investmentData" || field == "__typename";
       });
-}
-
-Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
-  ServiceConfig config;
-  config.database_url = env.DatabaseUrl();
-  config.database = store::ConnectionOptions::FromEnvironment(env);
-  Result<store::RedisAddress> redis =
-      store::RedisAddress::Parse(env.String("REDIS_URL", "redis://127.0.0.1:6379"));
-  config.sentinels = store::RedisSentinels::FromEnvironment(env);
-  graphql::Limits& limits = config.engine.limits;
-  limits.max_document_bytes = static_cast<std::size_t>(
-      env.Int("NETGRAPH_MAX_DOCUMENT_BYTES", static_cast<std::int64_t>(limits.max_document_bytes),
-              64, 16 * 1024 * 1024));
-  limits.max_tokens = static_cast<std::size_t>(
-      env.Int("NETGRAPH_MAX_TOKENS", static_cast<std::int64_t>(limits.max_tokens), 10, 1000000));
-  limits.max_depth = static_cast<std::size_t>(
-      env.Int("NETGRAPH_MAX_DEPTH", static_cast<std::int64_t>(limits.max_depth), 1, 1000));
-  limits.max_aliases = static_cast<std::size_t>(
-      env.Int("NETGRAPH_MAX_ALIASES", static_cast<std::int64_t>(limits.max_aliases), 0, 100000));
-  limits.max_introspection_depth = static_cast<std::size_t>(
-      env.Int("NETGRAPH_MAX_INTROSPECTION_DEPTH",
-              static_cast<std::int64_t>(limits.max_introspection_depth), 1, 100));
-  config.engine.document_cache_capacity = static_cast<std::size_t>(
-      env.Int("NETGRAPH_DOCUMENT_CACHE",
-              static_cast<std::int64_t>(config.engine.document_cache_capacity), 0, 1000000));
-  config.engine.document_cache_bytes = static_cast<std::size_t>(
-      env.Int("NETGRAPH_DOCUMENT_CACHE_BYTES",
-              static_cast<std::int64_t>(config.engine.document_cache_bytes), 0,
-              std::int64_t{16} * 1024 * 1024 * 1024));
-  limits.max_cost = static_cast<std::uint64_t>(env.Int(
-      "NETGRAPH_MAX_COST", static_cast<std::int64_t>(limits.max_cost), 0, std::int64_t{1} << 53));
-  config.engine.introspection = env.Bool("NETGRAPH_INTROSPECTION", config.engine.introspection);
-  config.read_cache = env.Bool("NETGRAPH_READ_CACHE", config.read_cache);
-  Result<auth::AuthConfig> auth = auth::LoadAuthConfig(env);
-  config.claims = domain::ClaimPolicy::FromEnvironment(env);
-  config.wallet_proofs = domain::WalletProofPolicy::FromEnvironment(env);
-  config.ledger = domain::LedgerConfig::FromEnvironment(env);
-  config.relay = domain::RelayOptions::FromEnvironment(env);
-  Result<domain::UpdateAuthenticator> updates = domain::UpdateAuthenticator::FromEnvironment(env);
-  // Every mistake joins the variables' own in `env`, so one message lists them all.
-  if (!auth.ok()) {
-    env.AddProblem(auth.status().message());
-  } else if (Result<auth::TokenVerifier> verifier = auth::TokenVerifier::Create(*auth);
-             !verifier.ok()) {
-    // The key files are read here too (Service::Create reads them again), so a missing issuer or
-    // a key that does not load is listed with the other mistakes rather than after them.
-    env.AddProblem(verifier.status().message());
-  }
-  if (!redis.ok()) env.AddProblem(redis.status().message());
-  if (!updates.ok()) env.AddProblem(updates.status().message());
-  NETGRAPH_RETURN_IF_ERROR(env.status());
-  config.auth = *auth;
-  config.redis = *redis;
-  config.updates = *updates;
-  return config;
 }
 
 Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> engine,
@@ -109,7 +51,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
       updates_(config.updates),
       ledger_(std::move(ledger)),
       read_cache_on_(config.read_cache),
-      read_cache_(kReadCacheEntries, kReadCacheBytes) {}
+      read_cache_(kReadCacheMaxEntries, kReadCacheMaxBytes) {}
 
 void Service::UseDataGeneration(DataGeneration* generation) {
   generation_ = generation;
@@ -127,7 +69,7 @@ Result<std::unique_ptr<Service>> Service::Create(const ServiceConfig& config) {
   if (!engine) {
     std::string message = "the service schema does not load:";
     for (const graphql::Error& e : errors) message += "\n  " + e.message;
-    return Status::Error(message);
+    return Status::Internal(message);
   }
   NETGRAPH_RETURN_IF_ERROR(BindResolvers(*engine));
   NETGRAPH_ASSIGN_OR_RETURN(auth::TokenVerifier verifier, auth::TokenVerifier::Create(config.auth));
@@ -149,28 +91,18 @@ std::unique_ptr<RequestScope> Service::NewRequest(std::string_view authorization
     return std::make_unique<RequestScope>(*this, Credentials::kNone, std::nullopt);
   }
   Result<std::string_view> token = auth::BearerToken(authorization);
-  Result<auth::Identity> identity = token.ok()
-                                        ? verifier_.Verify(*token, std::chrono::system_clock::now())
-                                        : Result<auth::Identity>(token.status());
-  if (!identity.ok()) {
+  auth::Verification verification =
+      token.ok()
+          ? verifier_.Verify(*token, std::chrono::system_clock::now())
+          : auth::Verification::Refused(auth::TokenRefusal::kMalformed, token.status().message());
+  if (!verification.ok()) {
     // The caller only ever learns "Authentication required"; the reason is for the operator.
-    rejections_.Record(identity.status().message());
-    telemetry::Add(telemetry::JwtRefusalCounter(identity.status().message()));
+    rejections_.Record(verification.identity.status().message());
+    auth::CountRefusal(*verification.refusal);
     return std::make_unique<RequestScope>(*this, Credentials::kInvalid, std::nullopt);
   }
-  return std::make_unique<RequestScope>(*this, Credentials::kValid, std::move(identity.value()));
-}
-
-domain::Outcome<const domain::User*> RequestScope::CurrentUser() {
-  if (user_) return &*user_;
-  if (identity_ == std::nullopt) return domain::Failure::kAuthenticationRequired;
-  domain::Outcome<domain::User> user = domain::UserForPrincipal(
-      service_.database(),
-      domain::Principal{identity_->subject, identity_->email, identity_->is_admin_by_claim});
-  if (const Status* error = user.error()) return *error;
-  if (user.failure()) return *user.failure();
-  user_ = std::move(user.value());
-  return &*user_;
+  return std::make_unique<RequestScope>(*this, Credentials::kValid,
+                                        std::move(verification.identity).value());
 }
 
 Health Service::CheckHealth() {
@@ -186,19 +118,6 @@ Health Service::CheckHealth() {
   health.redis_connected = redis.ok();
   health.redis_error = redis.message();
   return health;
-}
-
-std::string Health::ToJson() const {
-  // The errors stay in the logs: /health is public and they name hosts and paths.
-  nlohmann::json database = {{"connected", database_connected}};
-  if (database_connected) database["version"] = database_version;
-  nlohmann::json redis = {{"connected", redis_connected}};
-  nlohmann::json body = {
-      {"status", serving() ? (redis_connected ? "ok" : "degraded") : "unavailable"},
-      {"postgres", database},
-      {"redis", redis},
-      {"version", Version()}};
-  return body.dump();
 }
 
 }  // namespace netgraph::api

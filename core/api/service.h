@@ -1,6 +1,9 @@
-// The netgraph service as both adapters (fcgi/, ws/) use it: the GraphQL engine loaded with the
-// service schema (core/api/schema.graphql) and its resolvers bound, plus the per-process resources
-// resolvers reach through a request's context: the PostgreSQL connection and the Redis client.
+// The netgraph service as both adapters (fcgi/, ws/) use it, the façade of core/api: the GraphQL
+// engine loaded with the service schema (core/api/schema.graphql) and its
+// resolvers bound, plus the per-process resources resolvers reach through a request's context
+// (core/api/request_scope.h): the PostgreSQL connection and the Redis client. It is made from a
+// ServiceConfig (core/api/service_config.h) and reports its Health (core/api/health.h); an
+// adapter runs each operation through RunOperation (core/api/operation.h).
 //
 // One Service per process. Create it before forking workers: it opens no connection until first
 // use, so every forked worker opens its own.
@@ -8,22 +11,18 @@
 #define NETGRAPH_CORE_API_SERVICE_H_
 
 #include <memory>
-#include <optional>
-#include <string>
 #include <string_view>
-#include <utility>
 
+#include "core/api/health.h"
+#include "core/api/operation.h"
 #include "core/api/read_cache.h"
-#include "core/auth/auth_config.h"
-#include "core/auth/identity.h"
+#include "core/api/request_scope.h"
+#include "core/api/service_config.h"
+#include "core/auth/jwks_key_set.h"
 #include "core/auth/token_verifier.h"
-#include "core/config/environment.h"
 #include "core/domain/confidential_ledger.h"
-#include "core/domain/failure.h"
 #include "core/domain/outbox_relay.h"
-#include "core/domain/token2022_ledger.h"
 #include "core/domain/update_message.h"
-#include "core/domain/user.h"
 #include "core/domain/voucher.h"
 #include "core/domain/wallet_proof.h"
 #include "core/graphql/engine.h"
@@ -34,75 +33,6 @@
 #include "core/throttled_log.h"
 
 namespace netgraph::api {
-
-struct ServiceConfig {
-  std::string database_url;           // DATABASE_URL
-  store::ConnectionOptions database;  // NETGRAPH_DB_*
-  store::RedisAddress redis;          // REDIS_URL
-  store::RedisSentinels sentinels;    // NETGRAPH_REDIS_SENTINELS, NETGRAPH_REDIS_MASTER_NAME
-  graphql::EngineOptions engine;
-  auth::AuthConfig auth;
-  domain::ClaimPolicy claims;           // NETGRAPH_CLAIM_*
-  domain::LedgerConfig ledger;          // NETGRAPH_TREASURY_KEYPAIR_FILE, NETGRAPH_MINT_ADDRESS
-  domain::RelayOptions relay;           // NETGRAPH_RELAY_*, NETGRAPH_OUTBOX_RETENTION_SECONDS
-  domain::UpdateAuthenticator updates;  // NETGRAPH_UPDATE_SIGNING_KEY_FILE
-  bool read_cache = true;               // NETGRAPH_READ_CACHE
-  // NETGRAPH_PUBLIC_ORIGIN
-  domain::WalletProofPolicy wallet_proofs;
-
-  // Every mistake is recorded in `env`; the error is env.status(), naming them all.
-  static Result<ServiceConfig> FromEnvironment(config::Environment& env);
-};
-
-// What /health reports. The service can serve while PostgreSQL answers; Redis only delays updates.
-struct Health {
-  bool database_connected = false;
-  std::string database_version;
-  std::string database_error;
-  bool redis_connected = false;
-  std::string redis_error;
-
-  bool serving() const { return database_connected; }
-  // The public body: connection states and the database version, no error details.
-  std::string ToJson() const;
-};
-
-class Service;
-
-// What a request's Authorization header amounted to. kInvalid (a token was sent and failed
-// verification) is not the same as kNone: public operations still run, but the WebSocket process
-// refuses such a connection (4403).
-enum class Credentials { kNone, kValid, kInvalid };
-
-// What resolvers see of a request: the service's resources and the caller's credentials.
-class RequestScope : public graphql::RequestContext {
- public:
-  RequestScope(Service& service, Credentials credentials, std::optional<auth::Identity> identity)
-      : service_(service), credentials_(credentials), identity_(std::move(identity)) {}
-  Service& service() const { return service_; }
-  Credentials credentials() const { return credentials_; }
-  // The verified caller; null unless credentials() is kValid.
-  const auth::Identity* identity() const { return identity_ ? &*identity_ : nullptr; }
-  // The verified caller's user row (created on first sight), read once per request: null with
-  // kAuthenticationRequired when the request has no valid token.
-  domain::Outcome<const domain::User*> CurrentUser();
-
-  // A resolver reports that the domain refused what it was asked (the result object it returns
-  // says so too: {"success": false, "error": ...}); the first report of the request counts. What
-  // the adapters log and count as the request's failure (core/api/operation.h): reported, not
-  // read back from the answer, whose shape (aliases) is the client's.
-  void NoteFailure(domain::Failure failure) {
-    if (!failure_) failure_ = failure;
-  }
-  std::optional<domain::Failure> failure() const { return failure_; }
-
- private:
-  Service& service_;
-  Credentials credentials_;
-  std::optional<auth::Identity> identity_;
-  std::optional<domain::User> user_;  // CurrentUser's cache
-  std::optional<domain::Failure> failure_;
-};
 
 class Service {
  public:

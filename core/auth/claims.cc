@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace netgraph::auth {
 
@@ -66,55 +67,63 @@ std::string Timing(std::int64_t now, std::int64_t leeway) {
 
 }  // namespace
 
-Result<Identity> IdentityFromClaims(const json& claims, const AuthConfig& config,
-                                    std::chrono::system_clock::time_point now) {
+Verification IdentityFromClaims(const json& claims, const AuthConfig& config,
+                                std::chrono::system_clock::time_point now) {
   const std::int64_t now_seconds =
       std::chrono::floor<std::chrono::seconds>(now.time_since_epoch()).count();
   const std::int64_t leeway = config.leeway_seconds;
+  auto refuse = [](TokenRefusal refusal, std::string message) {
+    return Verification::Refused(refusal, std::move(message));
+  };
+  auto malformed_date = [&](const Status& status) {
+    return refuse(TokenRefusal::kClaims, status.message());
+  };
 
-  NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> exp,
-                            DateClaim(claims, "exp", /*round_up=*/false));
-  if (!exp) return Status::Unauthenticated("token has no exp claim");
-  if (now_seconds >= *exp + leeway) {
-    return Status::Unauthenticated("token expired at " + std::to_string(*exp) + " (" +
-                                   Timing(now_seconds, leeway) + ")");
+  Result<std::optional<std::int64_t>> exp = DateClaim(claims, "exp", /*round_up=*/false);
+  if (!exp.ok()) return malformed_date(exp.status());
+  if (!*exp) return refuse(TokenRefusal::kClaims, "token has no exp claim");
+  if (now_seconds >= **exp + leeway) {
+    return refuse(TokenRefusal::kExpired, "token expired at " + std::to_string(**exp) + " (" +
+                                              Timing(now_seconds, leeway) + ")");
   }
 
-  NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> nbf,
-                            DateClaim(claims, "nbf", /*round_up=*/true));
-  if (nbf && now_seconds < *nbf - leeway) {
-    return Status::Unauthenticated("token not valid before " + std::to_string(*nbf) + " (" +
-                                   Timing(now_seconds, leeway) + ")");
+  Result<std::optional<std::int64_t>> nbf = DateClaim(claims, "nbf", /*round_up=*/true);
+  if (!nbf.ok()) return malformed_date(nbf.status());
+  if (*nbf && now_seconds < **nbf - leeway) {
+    return refuse(TokenRefusal::kNotYetValid, "token not valid before " + std::to_string(**nbf) +
+                                                  " (" + Timing(now_seconds, leeway) + ")");
   }
 
-  NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> iat,
-                            DateClaim(claims, "iat", /*round_up=*/true));
-  if (iat && *iat > now_seconds + leeway) {
-    return Status::Unauthenticated("token issued in the future at " + std::to_string(*iat) + " (" +
-                                   Timing(now_seconds, leeway) + ")");
+  Result<std::optional<std::int64_t>> iat = DateClaim(claims, "iat", /*round_up=*/true);
+  if (!iat.ok()) return malformed_date(iat.status());
+  if (*iat && **iat > now_seconds + leeway) {
+    return refuse(TokenRefusal::kNotYetValid, "token issued in the future at " +
+                                                  std::to_string(**iat) + " (" +
+                                                  Timing(now_seconds, leeway) + ")");
   }
 
   if (config.issuer) {
     const json* iss = Claim(claims, "iss");
-    if (iss == nullptr) return Status::Unauthenticated("token has no iss claim");
+    if (iss == nullptr) return refuse(TokenRefusal::kClaims, "token has no iss claim");
     if (!iss->is_string() || iss->get_ref<const std::string&>() != *config.issuer) {
-      return Status::Unauthenticated("token issuer is not NETGRAPH_JWT_ISSUER");
+      return refuse(TokenRefusal::kClaims, "token issuer is not NETGRAPH_JWT_ISSUER");
     }
   }
 
   if (config.audience) {
     const json* aud = Claim(claims, "aud");
-    if (aud == nullptr) return Status::Unauthenticated("token has no aud claim");
+    if (aud == nullptr) return refuse(TokenRefusal::kClaims, "token has no aud claim");
     if (!EqualsOrContains(aud, *config.audience)) {
-      return Status::Unauthenticated("token audience does not include NETGRAPH_JWT_AUDIENCE");
+      return refuse(TokenRefusal::kClaims, "token audience does not include NETGRAPH_JWT_AUDIENCE");
     }
   }
 
   const json* sub = Claim(claims, "sub");
-  if (sub == nullptr) return Status::Unauthenticated("token has no sub claim");
-  if (!sub->is_string()) return Status::Unauthenticated("claim sub is not a string");
-  if (sub->get_ref<const std::string&>().empty())
-    return Status::Unauthenticated("claim sub is empty");
+  if (sub == nullptr) return refuse(TokenRefusal::kClaims, "token has no sub claim");
+  if (!sub->is_string()) return refuse(TokenRefusal::kClaims, "claim sub is not a string");
+  if (sub->get_ref<const std::string&>().empty()) {
+    return refuse(TokenRefusal::kClaims, "claim sub is empty");
+  }
 
   Identity identity;
   identity.subject = sub->get<std::string>();
@@ -125,8 +134,8 @@ Result<Identity> IdentityFromClaims(const json& claims, const AuthConfig& config
     identity.is_admin_by_claim = EqualsOrContains(
         Claim(claims, config.admin_role_claim->name.c_str()), config.admin_role_claim->value);
   }
-  identity.expires_at = std::chrono::system_clock::time_point(std::chrono::seconds(*exp));
-  return identity;
+  identity.expires_at = std::chrono::system_clock::time_point(std::chrono::seconds(**exp));
+  return Verification::Accepted(std::move(identity));
 }
 
 }  // namespace netgraph::auth

@@ -67,14 +67,16 @@ std::string Printable(std::string_view untrusted) {
   return untrusted.size() > text.size() ? text + "..." : text;
 }
 
-Status CheckHeader(const json& header, JwtAlgorithm algorithm) {
+// The header's alg, which Verify compares with the pinned algorithm.
+Result<std::string> HeaderAlgorithm(const json& header) {
   auto alg = header.find("alg");
   if (alg == header.end() || !alg->is_string())
     return Status::Unauthenticated("token header has no alg");
-  const auto& alg_name = alg->get_ref<const std::string&>();
-  if (alg_name != AlgorithmName(algorithm)) {
-    return Status::Unauthenticated("algorithm " + Printable(alg_name) + " not allowed");
-  }
+  return alg->get<std::string>();
+}
+
+// The header's other members.
+Status CheckHeader(const json& header) {
   // libjwt 1.10.2 refuses any other typ too, e.g. RFC 9068's "at+jwt".
   if (auto typ = header.find("typ"); typ != header.end()) {
     if (!typ->is_string() || strcasecmp(typ->get_ref<const std::string&>().c_str(), "JWT") != 0) {
@@ -171,41 +173,69 @@ Result<const VerificationKey*> TokenVerifier::SelectKey(
                                  std::to_string(keys.size()) + " keys");
 }
 
-Result<Identity> TokenVerifier::Verify(std::string_view token,
-                                       std::chrono::system_clock::time_point now) const {
+Verification Verification::Accepted(Identity identity) {
+  return Verification{std::move(identity), std::nullopt};
+}
+
+Verification Verification::Refused(TokenRefusal refusal, std::string message) {
+  return Verification{Status::Unauthenticated(std::move(message)), refusal};
+}
+
+Verification TokenVerifier::Verify(std::string_view token,
+                                   std::chrono::system_clock::time_point now) const {
+  auto refuse = [](TokenRefusal refusal, const Status& status) {
+    return Verification::Refused(refusal, status.message());
+  };
   if (token.size() > static_cast<std::size_t>(config_.max_token_bytes)) {
-    return Status::Unauthenticated("token is " + std::to_string(token.size()) +
-                                   " bytes, over the " + std::to_string(config_.max_token_bytes) +
-                                   "-byte limit");
+    return Verification::Refused(TokenRefusal::kMalformed,
+                                 "token is " + std::to_string(token.size()) + " bytes, over the " +
+                                     std::to_string(config_.max_token_bytes) + "-byte limit");
   }
   JwksKeySet::Snapshot keys = Keys();
   if (!keys.keys) {
-    return Status::Unauthenticated("no key set fetched yet from " + remote_->url());
+    return Verification::Refused(TokenRefusal::kUnknownKey,
+                                 "no key set fetched yet from " + remote_->url());
   }
   if (std::optional<json> claims = verified_->Find(token, keys.generation)) {
     return IdentityFromClaims(*claims, config_, now);
   }
-  NETGRAPH_ASSIGN_OR_RETURN(CompactJws parts, SplitCompact(token));
+  Result<CompactJws> parts = SplitCompact(token);
+  if (!parts.ok()) return refuse(TokenRefusal::kMalformed, parts.status());
 
-  NETGRAPH_ASSIGN_OR_RETURN(json header, DecodeJsonObject(parts.header, "header"));
-  NETGRAPH_RETURN_IF_ERROR(CheckHeader(header, config_.algorithm));
+  Result<json> header = DecodeJsonObject(parts->header, "header");
+  if (!header.ok()) return refuse(TokenRefusal::kMalformed, header.status());
+  Result<std::string> algorithm = HeaderAlgorithm(*header);
+  if (!algorithm.ok()) return refuse(TokenRefusal::kMalformed, algorithm.status());
+  if (*algorithm != AlgorithmName(config_.algorithm)) {
+    return Verification::Refused(TokenRefusal::kAlgorithm,
+                                 "algorithm " + Printable(*algorithm) + " not allowed");
+  }
+  if (Status checked = CheckHeader(*header); !checked.ok()) {
+    return refuse(TokenRefusal::kMalformed, checked);
+  }
 
   std::optional<std::string> kid;
-  if (auto it = header.find("kid"); it != header.end()) kid = it->get<std::string>();
+  if (auto it = header->find("kid"); it != header->end()) kid = it->get<std::string>();
   Result<const VerificationKey*> selected = SelectKey(*keys.keys, kid);
-  // The provider may have published a new key since the last fetch: its owner fetches again (as
-  // early as the rate limit allows) while this token is refused.
-  if (!selected.ok() && kid && remote_) remote_->NoteUnknownKid();
-  NETGRAPH_RETURN_IF_ERROR(selected.status());
+  if (!selected.ok()) {
+    // The provider may have published a new key since the last fetch: its owner fetches again (as
+    // early as the rate limit allows) while this token is refused.
+    if (kid && remote_) remote_->NoteUnknownKid();
+    return refuse(TokenRefusal::kUnknownKey, selected.status());
+  }
   const VerificationKey* key = *selected;
 
-  NETGRAPH_ASSIGN_OR_RETURN(json claims, DecodeJsonObject(parts.payload, "payload"));
+  Result<json> claims = DecodeJsonObject(parts->payload, "payload");
+  if (!claims.ok()) return refuse(TokenRefusal::kMalformed, claims.status());
 
-  Result<std::string> signature = crypto::Base64UrlDecode(parts.signature);
-  if (!signature.ok()) return Status::Unauthenticated("token signature is not base64url");
+  Result<std::string> signature = crypto::Base64UrlDecode(parts->signature);
+  if (!signature.ok()) {
+    return Verification::Refused(TokenRefusal::kMalformed, "token signature is not base64url");
+  }
   if (config_.algorithm == JwtAlgorithm::kES256 && signature->size() != kEs256SignatureBytes) {
-    return Status::Unauthenticated("ES256 signature is " + std::to_string(signature->size()) +
-                                   " bytes, not 64 (R || S)");
+    return Verification::Refused(
+        TokenRefusal::kMalformed,
+        "ES256 signature is " + std::to_string(signature->size()) + " bytes, not 64 (R || S)");
   }
 
   const std::string& pem = key->public_key_pem;
@@ -217,17 +247,18 @@ Result<Identity> TokenVerifier::Verify(std::string_view token,
   JwtHandle decoded(raw);
   if (error != 0) {
     ERR_clear_error();  // libjwt leaves OpenSSL's reasons queued on this thread
-    return Status::Unauthenticated("signature verification failed");
+    return Verification::Refused(TokenRefusal::kSignature, "signature verification failed");
   }
   // Defence in depth: libjwt chose the algorithm from the header it parsed itself.
   if (jwt_get_alg(decoded.get()) != LibJwtAlgorithm(config_.algorithm)) {
     const char* used = jwt_alg_str(jwt_get_alg(decoded.get()));
-    return Status::Unauthenticated(std::string("algorithm ") + (used != nullptr ? used : "?") +
-                                   " not allowed (seen by libjwt)");
+    return Verification::Refused(TokenRefusal::kAlgorithm, std::string("algorithm ") +
+                                                               (used != nullptr ? used : "?") +
+                                                               " not allowed (seen by libjwt)");
   }
   // The claims come from our strict decoding of the payload, the very text the signature covers.
-  verified_->Insert(token, claims, keys.generation);
-  return IdentityFromClaims(claims, config_, now);
+  verified_->Insert(token, *claims, keys.generation);
+  return IdentityFromClaims(*claims, config_, now);
 }
 
 }  // namespace netgraph::auth

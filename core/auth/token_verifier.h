@@ -18,9 +18,10 @@
 //      now >= nbf - leeway; iat, when present, iat <= now + leeway; iss and aud (aud a string or
 //      an array), both configured unless the deployment allows any; sub a non-empty string.
 // Steps 2-4 are skipped for a token that passed them recently with the same key set (see
-// internal/verified_token_cache.h): the claims of step 5 are checked on every call. Error messages
-// name the reason for the logs ("token expired", "unknown kid 'k2'", "algorithm HS256 not
-// allowed"); clients should only ever see "Authentication required".
+// internal/verified_token_cache.h): the claims of step 5 are checked on every call. A refusal
+// comes as a TokenRefusal (core/auth/token_refusal.h: what counters count) beside a Status whose
+// message names the reason in detail for the logs ("token expired at ...", "unknown kid 'k2'",
+// "algorithm HS256 not allowed"); clients should only ever see "Authentication required".
 //
 // Thread-safety: Verify may run on many threads at once (the cache of verified tokens locks).
 #ifndef NETGRAPH_CORE_AUTH_TOKEN_VERIFIER_H_
@@ -37,11 +38,25 @@
 #include "core/auth/identity.h"
 #include "core/auth/internal/keys.h"
 #include "core/auth/jwks_key_set.h"
+#include "core/auth/token_refusal.h"
 #include "core/status.h"
 
 namespace netgraph::auth {
 
 class VerifiedTokenCache;
+
+// What Verify made of a token.
+struct Verification {
+  // The caller, or the Status (kUnauthenticated) whose message says for the logs why the token was
+  // refused.
+  Result<Identity> identity;
+  // Why the token was refused; set exactly when `identity` is not ok.
+  std::optional<TokenRefusal> refusal;
+
+  static Verification Accepted(Identity identity);
+  static Verification Refused(TokenRefusal refusal, std::string message);
+  bool ok() const { return identity.ok(); }
+};
 
 class TokenVerifier {
  public:
@@ -58,7 +73,7 @@ class TokenVerifier {
 
   // `token` is the bare token (see BearerToken for the Authorization header). Does no I/O: with
   // a JWKS URL it uses the set fetched so far.
-  Result<Identity> Verify(std::string_view token, std::chrono::system_clock::time_point now) const;
+  Verification Verify(std::string_view token, std::chrono::system_clock::time_point now) const;
 
   // The JWKS URL's key set, for the owner to refresh (and to fetch first when it loads the
   // configuration); null with key files.
@@ -70,6 +85,7 @@ class TokenVerifier {
 
   // The keys in use now (a file's, or the URL's current set).
   JwksKeySet::Snapshot Keys() const;
+  // An unknown kid, or no kid and more than one key: refused as kUnknownKey.
   Result<const VerificationKey*> SelectKey(const std::vector<VerificationKey>& keys,
                                            const std::optional<std::string>& kid) const;
 

@@ -246,7 +246,7 @@ Status Environment::status() const {
     if (i > 0) message += "; ";
     message += problems_[i];
   }
-  return Status::Error(std::move(message));
+  return Status::InvalidArgument(std::move(message));
 }
 
 }  // namespace netgraph::config

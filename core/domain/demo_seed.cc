@@ -63,8 +63,8 @@ Status SeedInvestor(store::Connection& db) {
       ClaimVoucher(db, ClaimPolicy{}, investor.value(), issued.front().code, kDemoInvestorWallet);
   if (const Status* error = claimed.error()) return *error;
   if (claimed.failure()) {
-    return Status::Error("claiming the demo investor's voucher: " +
-                         std::string(FailureText(*claimed.failure())));
+    return Status::Internal("claiming the demo investor's voucher: " +
+                            std::string(FailureText(*claimed.failure())));
   }
   return Status::Ok();
 }

@@ -28,32 +28,34 @@ std::optional<std::string> Text(const nlohmann::json& entry, const char* key, st
 
 Result<GraphChange> ParseImport(std::string_view json, ImportSummary* summary) {
   nlohmann::json document = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
-  if (!document.is_object()) return Status::Error("the graph file must be a JSON object");
+  if (!document.is_object()) return Status::InvalidArgument("the graph file must be a JSON object");
   GraphChange change;
   const nlohmann::json nodes = document.value("nodes", nlohmann::json::array());
   const nlohmann::json links = document.value("links", nlohmann::json::array());
   if (!nodes.is_array() || !links.is_array()) {
-    return Status::Error("`nodes` and `links` must be arrays");
+    return Status::InvalidArgument("`nodes` and `links` must be arrays");
   }
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const nlohmann::json& entry = nodes[i];
     const std::string where = "nodes[" + std::to_string(i) + "]";
-    if (!entry.is_object()) return Status::Error(where + " must be an object");
+    if (!entry.is_object()) return Status::InvalidArgument(where + " must be an object");
     std::optional<std::string> id = Text(entry, "id", kMaxIdLength);
     std::optional<std::string> type = Text(entry, "type", kMaxTypeLength);
     if (!id || !type) {
-      return Status::Error(where + " needs an `id` (1-128 characters) and a `type` (1-64)");
+      return Status::InvalidArgument(where +
+                                     " needs an `id` (1-128 characters) and a `type` (1-64)");
     }
-    if (LooksPersonal(*id)) return Status::Error(where + ".id looks like an email or a DID");
+    if (LooksPersonal(*id))
+      return Status::InvalidArgument(where + ".id looks like an email or a DID");
     GraphNode node{*id, *type, {}};
     const nlohmann::json labels = entry.value("labels", nlohmann::json::array());
     if (!labels.is_array() || labels.size() > kMaxLabels) {
-      return Status::Error(where + ".labels must be an array of at most 32 strings");
+      return Status::InvalidArgument(where + ".labels must be an array of at most 32 strings");
     }
     for (const nlohmann::json& label : labels) {
-      if (!label.is_string()) return Status::Error(where + ".labels must hold strings");
+      if (!label.is_string()) return Status::InvalidArgument(where + ".labels must hold strings");
       if (LooksPersonal(label.get<std::string>())) {
-        return Status::Error(where + ".labels: a label looks like an email or a DID");
+        return Status::InvalidArgument(where + ".labels: a label looks like an email or a DID");
       }
       node.labels.push_back(label.get<std::string>());
     }
@@ -62,12 +64,12 @@ Result<GraphChange> ParseImport(std::string_view json, ImportSummary* summary) {
   for (std::size_t i = 0; i < links.size(); ++i) {
     const nlohmann::json& entry = links[i];
     const std::string where = "links[" + std::to_string(i) + "]";
-    if (!entry.is_object()) return Status::Error(where + " must be an object");
+    if (!entry.is_object()) return Status::InvalidArgument(where + " must be an object");
     std::optional<std::string> source = Text(entry, "source", kMaxIdLength);
     std::optional<std::string> target = Text(entry, "target", kMaxIdLength);
     std::optional<std::string> type = Text(entry, "type", kMaxTypeLength);
     if (!source || !target || !type) {
-      return Status::Error(where + " needs a `source`, a `target` and a `type`");
+      return Status::InvalidArgument(where + " needs a `source`, a `target` and a `type`");
     }
     change.AddLink(GraphLink{*source, *target, *type});
   }

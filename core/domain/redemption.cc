@@ -92,7 +92,7 @@ Outcome<Redemption> RedeemVouchers(store::Connection& db, const ConfidentialLedg
                                    std::string_view confidential_public_key) {
   if (!IsValidWalletAddress(wallet_address)) return Failure::kInvalidWalletAddress;
   if (ledger == nullptr) {
-    return Status::Error(
+    return Status::FailedPrecondition(
         "redemptions are not configured: set NETGRAPH_TREASURY_KEYPAIR_FILE and "
         "NETGRAPH_MINT_ADDRESS");
   }

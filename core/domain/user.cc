@@ -39,7 +39,7 @@ Outcome<User> UserForPrincipal(store::Connection& db, const Principal& principal
 
 Result<User> GrantAdmin(store::Connection& db, std::string_view idp_did) {
   if (idp_did.empty() || idp_did.size() > kMaxSubjectLength) {
-    return Status::Error("a DID must have 1 to 512 characters");
+    return Status::InvalidArgument("a DID must have 1 to 512 characters");
   }
   NETGRAPH_ASSIGN_OR_RETURN(store::UserRow row, store::SetAdminFlag(db, idp_did));
   return FromRow(row, false);

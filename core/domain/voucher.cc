@@ -20,8 +20,8 @@ std::optional<Timestamp> Instant(const std::optional<std::int64_t>& micros) {
 // Why the claim of an existing, unclaimable voucher fails, as `user` may learn it.
 Failure WhyUnclaimable(const store::VoucherRow& voucher, const User& user) {
   if (voucher.user_id && *voucher.user_id != user.id) return Failure::kVoucherNotFound;
-  if (voucher.status == "EXPIRED") return Failure::kVoucherExpired;
-  if (voucher.status == "REVOKED") return Failure::kVoucherRevoked;
+  if (voucher.state == VoucherState::kExpired) return Failure::kVoucherExpired;
+  if (voucher.state == VoucherState::kRevoked) return Failure::kVoucherRevoked;
   if (voucher.user_id) return Failure::kVoucherAlreadyClaimed;
   return Failure::kVoucherNotFound;  // AVAILABLE a moment ago, gone at the claim: not yours
 }
@@ -49,9 +49,9 @@ Outcome<Voucher> AttemptClaim(store::Connection& db, const User& user, std::stri
                               store::FindVoucherByCode(db, *code));
     if (!found.has_value()) return Failure::kVoucherNotFound;
     const store::VoucherRow& voucher = *found;
-    const bool same_claim = voucher.user_id == user.id &&
-                            voucher.wallet_address == wallet_address &&
-                            (voucher.status == "CLAIMED" || voucher.status == "REDEEMED");
+    const bool same_claim =
+        voucher.user_id == user.id && voucher.wallet_address == wallet_address &&
+        (voucher.state == VoucherState::kClaimed || voucher.state == VoucherState::kRedeemed);
     if (same_claim) return VoucherFromRow(voucher, token.decimals);
     return WhyUnclaimable(voucher, user);
   }
@@ -76,7 +76,7 @@ Voucher VoucherFromRow(const store::VoucherRow& row, int decimals) {
   v.id = row.id;
   v.code = FormatVoucherCode(row.code);
   v.amount = ToTokenUnits(row.amount, decimals);
-  v.status = row.status;
+  v.status = row.state;
   v.wallet_address = row.wallet_address;
   v.claimed_at = Instant(row.claimed_at);
   v.redeemed_at = Instant(row.redeemed_at);

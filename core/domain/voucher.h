@@ -21,17 +21,22 @@
 
 namespace netgraph::domain {
 
+// The states, parsed once by the store from the database's text (core/store/vouchers.h).
+using store::ParseVoucherState;
+using store::VoucherState;
+using store::VoucherStateName;
+
 struct Voucher {
   std::int64_t id = 0;
-  std::string code;    // display form, e.g. "7KQ2-M9XD-RT4B-PW0C-HN3F"
-  double amount = 0;   // token units
-  std::string status;  // AVAILABLE, CLAIMED, REDEEMED, EXPIRED or REVOKED
+  std::string code;   // display form, e.g. "7KQ2-M9XD-RT4B-PW0C-HN3F"
+  double amount = 0;  // token units
+  VoucherState status = VoucherState::kAvailable;
   std::optional<std::string> wallet_address;
   std::optional<Timestamp> claimed_at;
   std::optional<Timestamp> redeemed_at;
   std::optional<Timestamp> expires_at;
 
-  bool redeemed() const { return status == "REDEEMED"; }
+  bool redeemed() const { return status == VoucherState::kRedeemed; }
 };
 
 Voucher VoucherFromRow(const store::VoucherRow& row, int decimals);

@@ -1,7 +1,5 @@
 #include "core/domain/voucher_admin.h"
 
-#include <algorithm>
-
 #include "core/domain/date_time.h"
 #include "core/domain/internal/amount.h"
 #include "core/domain/internal/voucher_code.h"
@@ -9,11 +7,6 @@
 #include "core/store/vouchers.h"
 
 namespace netgraph::domain {
-namespace {
-
-constexpr std::string_view kStatuses[] = {"AVAILABLE", "CLAIMED", "REDEEMED", "EXPIRED", "REVOKED"};
-
-}  // namespace
 
 Result<std::vector<Voucher>> IssueVouchers(store::Connection& db, const IssueRequest& request) {
   if (request.count < 1 || request.count > kMaxVouchersPerIssue) {
@@ -56,10 +49,6 @@ Result<std::vector<Voucher>> IssueVouchers(store::Connection& db, const IssueReq
 
 bool IsValidVoucherPage(std::int64_t first) { return first >= 1 && first <= kMaxVoucherPage; }
 
-bool IsVoucherStatus(std::string_view status) {
-  return std::find(std::begin(kStatuses), std::end(kStatuses), status) != std::end(kStatuses);
-}
-
 std::optional<std::int64_t> ParseVoucherId(std::string_view text) {
   // At most 18 digits: always within int64.
   if (text.empty() || text.size() > 18 ||
@@ -69,8 +58,7 @@ std::optional<std::int64_t> ParseVoucherId(std::string_view text) {
   return std::stoll(std::string(text));
 }
 
-Result<std::vector<Voucher>> ListVouchers(store::Connection& db,
-                                          const std::optional<std::string>& status,
+Result<std::vector<Voucher>> ListVouchers(store::Connection& db, std::optional<VoucherState> status,
                                           std::int64_t first, std::int64_t after_id) {
   NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
   NETGRAPH_ASSIGN_OR_RETURN(std::vector<store::VoucherRow> rows,
@@ -91,8 +79,8 @@ Outcome<Voucher> RevokeVoucher(store::Connection& db, std::string_view code_text
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::VoucherRow> found,
                             store::FindVoucherByCode(db, *code));
   if (!found.has_value()) return Failure::kVoucherNotFound;
-  if (found->status == "EXPIRED") return Failure::kVoucherExpired;
-  if (found->status == "REVOKED") return Failure::kVoucherRevoked;
+  if (found->state == VoucherState::kExpired) return Failure::kVoucherExpired;
+  if (found->state == VoucherState::kRevoked) return Failure::kVoucherRevoked;
   return Failure::kVoucherAlreadyClaimed;
 }
 

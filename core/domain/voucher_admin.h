@@ -34,14 +34,12 @@ struct IssueRequest {
 Result<std::vector<Voucher>> IssueVouchers(store::Connection& db, const IssueRequest& request);
 
 bool IsValidVoucherPage(std::int64_t first);
-bool IsVoucherStatus(std::string_view status);
 // A voucher id as the API writes it (the ID scalar); nullopt when `text` is not one.
 std::optional<std::int64_t> ParseVoucherId(std::string_view text);
 
 // A keyset page of all vouchers, by id: those after `after_id` (0 from the start), optionally only
-// those with `status` (which must satisfy IsVoucherStatus).
-Result<std::vector<Voucher>> ListVouchers(store::Connection& db,
-                                          const std::optional<std::string>& status,
+// those in `status`.
+Result<std::vector<Voucher>> ListVouchers(store::Connection& db, std::optional<VoucherState> status,
                                           std::int64_t first, std::int64_t after_id);
 
 // AVAILABLE|CLAIMED -> REVOKED. Refusals: kInvalidVoucherCode; kVoucherNotFound (no such code);

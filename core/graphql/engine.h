@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -146,6 +147,14 @@ struct ExecuteParams {
 };
 
 struct ExecutionResult {
+  ExecutionResult() = default;
+  ExecutionResult(bool executed, std::string data_json, std::string errors_json,
+                  std::vector<std::string> codes = {})
+      : has_data(executed),
+        data(std::move(data_json)),
+        errors(std::move(errors_json)),
+        error_codes(std::move(codes)) {}
+
   // false: a request error: `errors` is set and there is no data, not even null.
   bool has_data = false;
   // The `data` value as JSON (an object, or null when execution failed at the root); empty
@@ -153,6 +162,9 @@ struct ExecutionResult {
   std::string data;
   // The errors as a JSON list `[...]`; empty when there are none (never an empty list).
   std::string errors;
+  // extensions.code of each error in `errors` that carries one, in their order: what a caller
+  // logs and counts, without parsing `errors` again.
+  std::vector<std::string> error_codes;
 
   // The response map: "errors" first (when any), then "data" (when has_data), then "extensions"
   // when `extensions` (a serialised JSON object) is not empty.

@@ -14,15 +14,27 @@
 #include "core/telemetry.h"
 
 namespace netgraph::store {
+
+const telemetry::Counter kPostgresErrors({"netgraph_postgres_errors_total",
+                                          telemetry::MetricType::kCounter,
+                                          "Failed PostgreSQL statements and connection attempts.",
+                                          ""});
+const telemetry::Counter kPostgresConnects(
+    {"netgraph_postgres_connects_total", telemetry::MetricType::kCounter,
+     "PostgreSQL connections opened (one per child, plus every reconnect).", ""});
+
 namespace {
 
 // Server notices ("relation ... already exists, skipping") would otherwise go straight to stderr
-// in libpq's format; warnings stay visible, the rest is detail.
-void LogServerNotice(void*, const char* message) {
-  std::string_view text(message);
+// in libpq's format; warnings stay visible, the rest is detail. The severity is the notice's
+// non-localized field (a protocol keyword, as a SQLSTATE is), not its text, which the server's
+// lc_messages may translate.
+void LogServerNotice(void*, const PGresult* notice) {
+  std::string_view text(PQresultErrorMessage(notice));
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
-  log::Write(text.starts_with("WARNING") ? log::Level::kWarn : log::Level::kDebug,
-             "PostgreSQL " + std::string(text));
+  const char* severity = PQresultErrorField(notice, PG_DIAG_SEVERITY_NONLOCALIZED);
+  const bool warning = severity != nullptr && std::string_view(severity) == "WARNING";
+  log::Write(warning ? log::Level::kWarn : log::Level::kDebug, "PostgreSQL " + std::string(text));
 }
 
 // libpq's parameters that are not settings: a dead server found within ~5 s of connecting, or
@@ -142,7 +154,7 @@ Result<std::vector<std::pair<std::string, std::string>>> ConnectionParameters(
     if (given == nullptr) {
       std::string message = error == nullptr ? "out of memory" : WithoutTrailingSpace(error);
       PQfreemem(error);
-      return Status::Error("DATABASE_URL does not parse: " + message);
+      return Status::InvalidArgument("DATABASE_URL does not parse: " + message);
     }
   }
   PQconninfoOption* defaults = PQconndefaults();
@@ -287,15 +299,15 @@ Status Connection::Open() {
   keywords.push_back(nullptr);
   values.push_back(nullptr);
   conn_ = PQconnectdbParams(keywords.data(), values.data(), /*expand_dbname=*/1);
-  if (conn_ == nullptr) return Status::Error("PostgreSQL: out of memory");
+  if (conn_ == nullptr) return Status::ResourceExhausted("PostgreSQL: out of memory");
   if (PQstatus(conn_) != CONNECTION_OK) {
-    telemetry::Add(telemetry::Counter::kPostgresErrors);
+    kPostgresErrors.Add();
     std::string message = WithoutTrailingSpace(PQerrorMessage(conn_));
     Close();
     return Status::Unavailable("PostgreSQL connection failed: " + message);
   }
-  telemetry::Add(telemetry::Counter::kPostgresConnects);
-  PQsetNoticeProcessor(conn_, LogServerNotice, nullptr);
+  kPostgresConnects.Add();
+  PQsetNoticeReceiver(conn_, LogServerNotice, nullptr);
   for (const std::string& channel : listening_) {
     if (Status s = Simple(("LISTEN " + channel).c_str()); !s.ok()) {
       Close();
@@ -322,7 +334,7 @@ Result<Rows> Connection::RunOnce(const Statement& statement, const std::vector<P
     }
   } timed;
   auto fail = [this](pg_result* result, const std::string& what) -> Result<Rows> {
-    telemetry::Add(telemetry::Counter::kPostgresErrors);
+    kPostgresErrors.Add();
     const char* primary =
         result == nullptr ? nullptr : PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
     return Failure(result, primary == nullptr ? PQerrorMessage(conn_) : primary).WithContext(what);
@@ -427,7 +439,10 @@ Status Connection::InTransaction(Isolation isolation, const std::function<Status
       in_transaction_ = false;
       if (outcome.ok()) return outcome;
       if (outcome.IsUnavailable()) {
-        return Status::Error("connection lost during COMMIT; the transaction's outcome is unknown");
+        // Unknown, not Unavailable: it may have committed, so running it again is not safe.
+        return Status::FromCode(
+            StatusCode::kUnknown,
+            "connection lost during COMMIT; the transaction's outcome is unknown");
       }
     } else {
       Abandon();
@@ -477,20 +492,20 @@ Result<bool> Connection::AwaitNotification(std::chrono::milliseconds timeout) {
     }
     return any;
   };
-  if (PQconsumeInput(conn_) == 0) return Status::Error(PQerrorMessage(conn_));
+  if (PQconsumeInput(conn_) == 0) return Status::Unavailable(PQerrorMessage(conn_));
   if (drain()) return true;
   pollfd pfd{PQsocket(conn_), POLLIN, 0};
   int ready = ::poll(&pfd, 1, static_cast<int>(timeout.count()));
   if (ready <= 0) return false;  // timeout, or EINTR: the caller checks why it was woken
-  if (PQconsumeInput(conn_) == 0) return Status::Error(PQerrorMessage(conn_));
+  if (PQconsumeInput(conn_) == 0) return Status::Unavailable(PQerrorMessage(conn_));
   return drain();
 }
 
 Result<std::string> Connection::ServerVersion() {
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, Run(kServerVersion));
-  if (rows.empty()) return Status::Error("server_version_num: no row");
+  if (rows.empty()) return Status::Internal("server_version_num: no row");
   std::optional<std::int64_t> number = rows.OptionalInt(0, 0);
-  if (!number) return Status::Error("server_version_num: NULL");
+  if (!number) return Status::Internal("server_version_num: NULL");
   return MajorMinorVersion(*number);
 }
 

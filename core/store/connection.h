@@ -19,11 +19,17 @@
 
 #include "core/config/environment.h"
 #include "core/status.h"
+#include "core/telemetry.h"
 
 struct pg_conn;
 struct pg_result;
 
 namespace netgraph::store {
+
+// What the process's connections count (core/telemetry.h): failed statements and connection
+// attempts, and connections opened.
+extern const telemetry::Counter kPostgresErrors;
+extern const telemetry::Counter kPostgresConnects;
 
 // A named SQL statement. Define each one once, as a constant next to the code that runs it; the
 // connection prepares it on first use and again after every reconnect.

@@ -19,6 +19,14 @@ void RedisReplyDeleter::operator()(redisReply* reply) const { freeReplyObject(re
 
 namespace {
 
+const telemetry::Counter kRedisErrors({"netgraph_redis_errors_total",
+                                       telemetry::MetricType::kCounter,
+                                       "Failed Redis commands and connection attempts.", ""});
+const telemetry::Counter kRedisConnects({"netgraph_redis_connects_total",
+                                         telemetry::MetricType::kCounter,
+                                         "Redis connections opened (first ones and reconnects).",
+                                         ""});
+
 // Userinfo in a URL may carry any byte as %XX (RFC 3986 §2.1); '+' is itself, not a space.
 Result<std::string> PercentDecode(std::string_view text) {
   std::string decoded;
@@ -192,7 +200,7 @@ Status RedisClient::EnsureConnected() {
                  : redisConnectUnixWithTimeout(address_.socket_path.c_str(), timeout);
   if (context_ == nullptr) return Status::Internal("Redis: out of memory");
   if (context_->err != 0) {
-    telemetry::Add(telemetry::Counter::kRedisErrors);
+    kRedisErrors.Add();
     std::string message = std::string("Redis connection failed: ") + context_->errstr;
     Disconnect();
     return Status::Unavailable(message);
@@ -211,13 +219,13 @@ Status RedisClient::EnsureConnected() {
                           : reply->type == REDIS_REPLY_ERROR ? reply->str
                                                              : "";
     if (!problem.empty()) {
-      telemetry::Add(telemetry::Counter::kRedisErrors);
+      kRedisErrors.Add();
       Disconnect();
       return Status::Unavailable("Redis at " + address_.Describe() + ": " + command.front() +
                                  " failed: " + problem);
     }
   }
-  telemetry::Add(telemetry::Counter::kRedisConnects);
+  kRedisConnects.Add();
   return Status::Ok();
 }
 
@@ -261,7 +269,7 @@ Result<std::optional<std::string>> RedisClient::Get(std::string_view key) {
                                 },
                                 "GET"));
   if (reply->type == REDIS_REPLY_ERROR) {
-    telemetry::Add(telemetry::Counter::kRedisErrors);
+    kRedisErrors.Add();
     return Status::Internal(std::string("Redis: ") + reply->str);
   }
   if (reply->type != REDIS_REPLY_STRING) return std::optional<std::string>();
@@ -287,7 +295,7 @@ Result<RedisReply> RedisClient::Send(const std::function<redisReply*()>& send, c
     NETGRAPH_RETURN_IF_ERROR(EnsureConnected());
     RedisReply reply(send());
     if (!reply) {
-      telemetry::Add(telemetry::Counter::kRedisErrors);
+      kRedisErrors.Add();
       std::string error = std::string("Redis ") + name + " failed: " + context_->errstr;
       Disconnect();
       if (was_connected && attempt == 1) continue;
@@ -295,7 +303,7 @@ Result<RedisReply> RedisClient::Send(const std::function<redisReply*()>& send, c
     }
     if (locator_ != nullptr && reply->type == REDIS_REPLY_ERROR &&
         std::string_view(reply->str, reply->len).substr(0, 8) == "READONLY") {
-      telemetry::Add(telemetry::Counter::kRedisErrors);
+      kRedisErrors.Add();
       Disconnect();
       if (attempt == 1) continue;
       return Status::Unavailable(std::string("Redis ") + name + ": " + reply->str);
@@ -308,7 +316,7 @@ Result<std::int64_t> RedisClient::Command(const std::function<redisReply*()>& se
                                           const char* name) {
   NETGRAPH_ASSIGN_OR_RETURN(RedisReply reply, Send(send, name));
   if (reply->type == REDIS_REPLY_ERROR) {
-    telemetry::Add(telemetry::Counter::kRedisErrors);
+    kRedisErrors.Add();
     return Status::Internal(std::string("Redis: ") + reply->str);
   }
   return reply->type == REDIS_REPLY_INTEGER ? static_cast<std::int64_t>(reply->integer) : 0;

@@ -1,5 +1,9 @@
 #include "core/store/vouchers.h"
 
+#include <cstddef>
+#include <iterator>
+#include <utility>
+
 namespace netgraph::store {
 namespace {
 
@@ -55,13 +59,22 @@ constexpr Statement kAvailableInBatch{
 
 #undef NETGRAPH_VOUCHER_COLUMNS
 
-VoucherRow ReadVoucher(const Rows& rows, int row) {
+constexpr std::string_view kStateNames[] = {"AVAILABLE", "CLAIMED", "REDEEMED", "EXPIRED",
+                                            "REVOKED"};
+
+Result<VoucherRow> ReadVoucher(const Rows& rows, int row) {
   VoucherRow v;
   v.id = rows.Int(row, 0);
   v.code = rows.Text(row, 1);
   v.amount = rows.Int(row, 2);
   v.round_id = rows.Int(row, 3);
-  v.status = rows.Text(row, 4);
+  const std::string_view status = rows.Text(row, 4);
+  std::optional<VoucherState> state = ParseVoucherState(status);
+  if (!state) {
+    return Status::Internal("vouchers: voucher " + std::to_string(v.id) + " has status '" +
+                            std::string(status) + "', which is none of the states");
+  }
+  v.state = *state;
   v.user_id = rows.OptionalInt(row, 5);
   v.wallet_address = rows.OptionalText(row, 6);
   v.expires_at = rows.OptionalInt(row, 7);
@@ -76,17 +89,32 @@ Result<std::vector<VoucherRow>> AllVouchers(Result<Rows> rows) {
   NETGRAPH_RETURN_IF_ERROR(rows);
   std::vector<VoucherRow> vouchers;
   vouchers.reserve(static_cast<std::size_t>(rows->size()));
-  for (int i = 0; i < rows->size(); ++i) vouchers.push_back(ReadVoucher(*rows, i));
+  for (int i = 0; i < rows->size(); ++i) {
+    NETGRAPH_ASSIGN_OR_RETURN(VoucherRow voucher, ReadVoucher(*rows, i));
+    vouchers.push_back(std::move(voucher));
+  }
   return vouchers;
 }
 
 Result<std::optional<VoucherRow>> AtMostOneVoucher(Result<Rows> rows) {
   NETGRAPH_RETURN_IF_ERROR(rows);
   if (rows->empty()) return std::optional<VoucherRow>();
-  return std::optional<VoucherRow>(ReadVoucher(*rows, 0));
+  NETGRAPH_ASSIGN_OR_RETURN(VoucherRow voucher, ReadVoucher(*rows, 0));
+  return std::optional<VoucherRow>(std::move(voucher));
 }
 
 }  // namespace
+
+std::string_view VoucherStateName(VoucherState state) {
+  return kStateNames[static_cast<std::size_t>(state)];
+}
+
+std::optional<VoucherState> ParseVoucherState(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kStateNames); ++i) {
+    if (kStateNames[i] == name) return static_cast<VoucherState>(i);
+  }
+  return std::nullopt;
+}
 
 Result<VoucherRow> InsertVoucher(Connection& db, const NewVoucher& voucher) {
   NETGRAPH_ASSIGN_OR_RETURN(
@@ -134,9 +162,10 @@ Result<std::vector<VoucherRow>> UserVouchers(Connection& db, std::int64_t user_i
   return AllVouchers(db.Run(kOfUser, {std::to_string(user_id)}));
 }
 
-Result<std::vector<VoucherRow>> VoucherPage(Connection& db,
-                                            const std::optional<std::string>& status,
+Result<std::vector<VoucherRow>> VoucherPage(Connection& db, std::optional<VoucherState> state,
                                             std::int64_t after_id, std::int64_t limit) {
+  Param status;
+  if (state) status = std::string(VoucherStateName(*state));
   return AllVouchers(db.Run(kList, {status, std::to_string(after_id), std::to_string(limit)}));
 }
 

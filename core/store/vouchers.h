@@ -1,5 +1,6 @@
-// The vouchers table. Every read reports the status readers must see (voucher_state: an AVAILABLE
-// or CLAIMED voucher past its expires_at reads EXPIRED), and every transition is one conditional
+// The vouchers table. Every read reports the state readers must see (voucher_state: an AVAILABLE
+// or CLAIMED voucher past its expires_at reads EXPIRED; a status the database holds that is none
+// of VoucherState's is an Internal error), and every transition is one conditional
 // UPDATE ... WHERE <current state> RETURNING, never a read followed by a write, so concurrent
 // transitions of one voucher cannot both succeed.
 #ifndef NETGRAPH_CORE_STORE_VOUCHERS_H_
@@ -16,12 +17,21 @@
 
 namespace netgraph::store {
 
+// A voucher's state, as readers see it. The database keeps it as text (vouchers.status, read
+// through voucher_state); it is parsed here, once, and nothing above compares the text.
+enum class VoucherState { kAvailable, kClaimed, kRedeemed, kExpired, kRevoked };
+
+// "AVAILABLE", "CLAIMED", "REDEEMED", "EXPIRED", "REVOKED": as the database and the API spell it.
+std::string_view VoucherStateName(VoucherState state);
+// The state `name` spells (exactly as VoucherStateName writes it); nullopt for anything else.
+std::optional<VoucherState> ParseVoucherState(std::string_view name);
+
 struct VoucherRow {
   std::int64_t id = 0;
   std::string code;         // normalised
   std::int64_t amount = 0;  // base units
   std::int64_t round_id = 0;
-  std::string status;  // as readers see it
+  VoucherState state = VoucherState::kAvailable;  // as readers see it
   std::optional<std::int64_t> user_id;
   std::optional<std::string> wallet_address;
   // Instants in microseconds since the Unix epoch.
@@ -73,9 +83,8 @@ Result<std::int64_t> MarkDueVouchersExpired(Connection& db);
 // The user's vouchers, newest claim first.
 Result<std::vector<VoucherRow>> UserVouchers(Connection& db, std::int64_t user_id);
 
-// Keyset page: vouchers with id > `after_id` (and, when given, the status), by id, at most `limit`.
-Result<std::vector<VoucherRow>> VoucherPage(Connection& db,
-                                            const std::optional<std::string>& status,
+// Keyset page: vouchers with id > `after_id` (and, when given, in `state`), by id, at most `limit`.
+Result<std::vector<VoucherRow>> VoucherPage(Connection& db, std::optional<VoucherState> state,
                                             std::int64_t after_id, std::int64_t limit);
 
 // AVAILABLE vouchers of a batch, by id.

@@ -12,8 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/api/operation.h"
-#include "core/api/operation_request.h"
 #include "core/crypto/digest.h"
 #include "core/crypto/hex.h"
 #include "core/domain/failure.h"
@@ -226,7 +224,8 @@ HttpResponse AnswerGetOrPost(const HttpRequest& request, api::Service& service,
     };
   }
   api::OperationRun run =
-      api::RunOperation(service, *operation_request, request.authorization, run_options);
+      api::RunOperation(service, *operation_request,
+                        api::Caller::WithAuthorization(request.authorization), run_options);
   if (run.mutation_refused) {
     HttpResponse response = ErrorResponse(405, "Cannot perform mutations over GET");
     response.SetHeader("Allow", "POST");
@@ -242,14 +241,14 @@ HttpResponse AnswerGetOrPost(const HttpRequest& request, api::Service& service,
     }
     trace->execute = run.execute;
     trace->executed = true;
-    trace->has_errors = run.has_errors;
-    trace->error_codes = std::move(run.error_codes);
+    trace->has_errors = !run.result.errors.empty();
+    trace->error_codes = std::move(run.result.error_codes);
     if (run.failure) trace->failure = domain::FailureText(*run.failure);
   }
 
   HttpResponse response;
-  response.status = run.has_data || *media_type == ResponseMediaType::kJson ? 200 : 400;
-  response.body = std::move(run.body);
+  response.status = run.result.has_data || *media_type == ResponseMediaType::kJson ? 200 : 400;
+  response.body = run.result.Body();
   response.SetHeader("Content-Type", ContentType(*media_type));
   response.SetHeader("Cache-Control", "no-store");
   return response;

@@ -39,8 +39,8 @@ Result<std::unique_ptr<ConnectionHandoff>> ConnectionHandoff::Create(SharedMemor
   NETGRAPH_ASSIGN_OR_RETURN(void* part, memory.Allocate(kSharedBytes));
   int pair[2];
   if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
-    return Status::Error(std::string("making the connection hand-off queue: ") +
-                         std::strerror(errno));
+    return Status::Internal(std::string("making the connection hand-off queue: ") +
+                            std::strerror(errno));
   }
   return std::unique_ptr<ConnectionHandoff>(
       new ConnectionHandoff(pair[0], pair[1], new (part) std::atomic<int>(0)));

@@ -104,7 +104,7 @@ struct ScoreboardTotals {
   std::size_t busy = 0;
   std::size_t idle = 0;
   std::array<std::uint64_t, kRestartCauses> restarts = {};             // by RestartCause
-  std::array<std::uint64_t, telemetry::kCounterCount> telemetry = {};  // by telemetry::Counter
+  std::array<std::uint64_t, telemetry::kCounterCount> telemetry = {};  // by Counter::slot()
   // GraphQL requests by label set (operation_type, root_field, outcome, code, status, as
   // Prometheus labels), and those beyond the label sets a slot keeps.
   std::map<std::string, std::uint64_t> requests;

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string_view>
 
 #include "core/telemetry.h"
@@ -21,51 +20,6 @@ std::int64_t MonotonicNs() {
   ::clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<std::int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
 }
-
-// The families that are one counter of core/telemetry.h summed over the slots, in the order
-// /metrics lists them after the pool's own.
-struct CounterFamily {
-  std::string_view name;
-  std::string_view type;
-  std::string_view help;
-  telemetry::Counter counter;
-};
-constexpr CounterFamily kDocumentCacheFamilies[] = {
-    {"netgraph_document_cache_hits_total", "counter",
-     "Prepared-document cache hits, summed over the workers.",
-     telemetry::Counter::kDocumentCacheHits},
-    {"netgraph_document_cache_misses_total", "counter",
-     "Prepared-document cache misses (documents parsed and validated).",
-     telemetry::Counter::kDocumentCacheMisses},
-    {"netgraph_document_cache_evictions_total", "counter",
-     "Documents evicted from the prepared-document caches.",
-     telemetry::Counter::kDocumentCacheEvictions},
-    {"netgraph_document_cache_bytes", "gauge",
-     "Memory the prepared-document caches hold, summed over the workers (and past workers' last "
-     "value until their slot is reused).",
-     telemetry::Counter::kDocumentCacheBytes},
-    {"netgraph_read_cache_hits_total", "counter",
-     "Public reads (networkGraph, investmentData) answered from the workers' read caches.",
-     telemetry::Counter::kReadCacheHits},
-    {"netgraph_read_cache_misses_total", "counter",
-     "Public reads the read caches sent to PostgreSQL (counted while NETGRAPH_READ_CACHE is on).",
-     telemetry::Counter::kReadCacheMisses},
-    {"netgraph_read_cache_bytes", "gauge",
-     "Memory the read caches hold, keys included, summed over the workers (and past workers' last "
-     "value until their slot is reused).",
-     telemetry::Counter::kReadCacheBytes},
-};
-constexpr CounterFamily kClientFamilies[] = {
-    {"netgraph_postgres_errors_total", "counter",
-     "Failed PostgreSQL statements and connection attempts.", telemetry::Counter::kPostgresErrors},
-    {"netgraph_postgres_connects_total", "counter",
-     "PostgreSQL connections opened (one per child, plus every reconnect).",
-     telemetry::Counter::kPostgresConnects},
-    {"netgraph_redis_errors_total", "counter", "Failed Redis commands and connection attempts.",
-     telemetry::Counter::kRedisErrors},
-    {"netgraph_redis_connects_total", "counter",
-     "Redis connections opened (first ones and reconnects).", telemetry::Counter::kRedisConnects},
-};
 
 // The scoreboard's figures, in the order /metrics lists them.
 void AppendScoreboardMetrics(std::string& out, const ScoreboardTotals& totals) {
@@ -117,23 +71,8 @@ void AppendScoreboardMetrics(std::string& out, const ScoreboardTotals& totals) {
                              telemetry::kUpdateLagBuckets, totals.relay_lag_buckets,
                              static_cast<double>(totals.relay_lag_sum_us) / 1e6);
 
-  auto sum = [&](telemetry::Counter counter) {
-    return totals.telemetry[static_cast<std::size_t>(counter)];
-  };
-  auto append_counters = [&](std::span<const CounterFamily> families) {
-    for (const CounterFamily& family : families) {
-      AppendFamily(out, family.name, family.type, family.help);
-      AppendSample(out, family.name, "", sum(family.counter));
-    }
-  };
-  append_counters(kDocumentCacheFamilies);
-
-  AppendFamily(out, "netgraph_jwt_refusals_total", "counter", "Bearer tokens refused, by reason.");
-  for (const auto& [reason, counter] : telemetry::kJwtRefusalReasons) {
-    AppendSample(out, "netgraph_jwt_refusals_total", "reason=\"" + std::string(reason) + "\"",
-                 sum(counter));
-  }
-  append_counters(kClientFamilies);
+  // The families the core's concerns define (core/telemetry.h), summed over the slots.
+  telemetry::AppendCounters(out, totals.telemetry);
 }
 
 }  // namespace

@@ -2,11 +2,14 @@
 #include "core/store/connection.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "core/log.h"
 
 namespace netgraph::store {
 namespace {
@@ -234,6 +237,36 @@ TEST(ConnectionParametersTest, AddsTheLimitsTheOperatorDidNotSet) {
             "-c idle_in_transaction_session_timeout=10000 -c lock_timeout=50");
 
   EXPECT_FALSE(ConnectionParameters("postgresql://db.example/x?bogus=1", options).ok());
+}
+
+// Server notices are logged at their severity, read from the notice's non-localized field: a
+// WARNING as a warning, a NOTICE as detail.
+TEST_F(ConnectionTest, ServerNoticesAreLoggedAtTheirSeverity) {
+  char path[] = "/tmp/netgraph-notices-XXXXXX";
+  const int captured = ::mkstemp(path);
+  ASSERT_GE(captured, 0);
+  ::unlink(path);
+  const int saved_stderr = ::dup(STDERR_FILENO);
+  ::dup2(captured, STDERR_FILENO);
+  log::SetLevel(log::Level::kDebug);
+  Connection db(url_);
+  Status ran = db.ExecuteScript(
+      "DO $$ BEGIN RAISE WARNING 'careful now'; RAISE NOTICE 'just so you know'; END $$");
+  log::SetLevel(log::Level::kInfo);
+  ::dup2(saved_stderr, STDERR_FILENO);
+  ::close(saved_stderr);
+  ASSERT_TRUE(ran.ok()) << ran.message();
+  std::string logged(4096, '\0');
+  const ssize_t length = ::pread(captured, logged.data(), logged.size(), 0);
+  ::close(captured);
+  ASSERT_GT(length, 0);
+  logged.resize(static_cast<std::size_t>(length));
+  EXPECT_NE(logged.find("<4>warn "), std::string::npos) << logged;
+  EXPECT_NE(logged.find("]: PostgreSQL WARNING:  careful now\n"), std::string::npos) << logged;
+  EXPECT_LT(logged.find("<4>warn "), logged.find("careful now")) << logged;
+  const std::size_t notice = logged.find("PostgreSQL NOTICE:  just so you know");
+  ASSERT_NE(notice, std::string::npos) << logged;
+  EXPECT_EQ(logged.rfind("<7>debug ", notice), logged.rfind('\n', notice) + 1) << logged;
 }
 
 }  // namespace

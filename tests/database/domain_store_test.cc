@@ -174,6 +174,32 @@ TEST_F(DomainStoreTest, TheSchemaRefusesStatesTheRulesForbid) {
           .ok());
 }
 
+// A voucher's status is parsed once, in the store: pages filter by the state, readers get the
+// enum, and text the schema would refuse (its CHECK dropped here) is an error, not a state.
+TEST_F(DomainStoreTest, VoucherStatesAreParsedOnceInTheStore) {
+  const std::string code = Issue();
+  Issue();
+  User owner = NewUser("did:privy:states");
+  ASSERT_TRUE(Claim(owner, code, RandomWallet()).ok());
+  Result<std::vector<Voucher>> claimed = ListVouchers(*db_, VoucherState::kClaimed, 10, 0);
+  ASSERT_TRUE(claimed.ok()) << claimed.status().message();
+  ASSERT_EQ(claimed->size(), 1u);
+  EXPECT_EQ(claimed->front().status, VoucherState::kClaimed);
+  Result<std::vector<Voucher>> available = ListVouchers(*db_, VoucherState::kAvailable, 10, 0);
+  ASSERT_TRUE(available.ok());
+  EXPECT_EQ(available->size(), 1u);
+  Result<std::vector<Voucher>> all = ListVouchers(*db_, std::nullopt, 10, 0);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 2u);
+
+  ASSERT_TRUE(db_->ExecuteScript("ALTER TABLE vouchers DROP CONSTRAINT vouchers_status_check; "
+                                 "UPDATE vouchers SET status = 'LOST' WHERE status = 'AVAILABLE'")
+                  .ok());
+  Result<std::vector<Voucher>> lost = ListVouchers(*db_, std::nullopt, 10, 0);
+  ASSERT_FALSE(lost.ok());
+  EXPECT_TRUE(lost.status().IsInternal()) << lost.status().message();
+}
+
 TEST_F(DomainStoreTest, UsersAppearOnFirstSightAndTheirEmailFollowsTheToken) {
   User first = NewUser("did:privy:alice", "alice@example.com");
   User again = NewUser("did:privy:alice");
@@ -205,7 +231,7 @@ TEST_F(DomainStoreTest, AClaimBindsTheVoucherAndWalletAndAnnouncesTheGraphChange
   Outcome<Voucher> claimed = Claim(alice, typed, wallet);
   ASSERT_TRUE(claimed.ok());
   EXPECT_EQ(claimed->code, code);
-  EXPECT_EQ(claimed->status, "CLAIMED");
+  EXPECT_EQ(claimed->status, domain::VoucherState::kClaimed);
   EXPECT_DOUBLE_EQ(claimed->amount, 12.5);
   EXPECT_EQ(claimed->wallet_address, wallet);
   EXPECT_TRUE(claimed->claimed_at.has_value());
@@ -246,7 +272,7 @@ TEST_F(DomainStoreTest, RetryingTheSameClaimReturnsTheSameVoucher) {
   ASSERT_TRUE(first.ok());
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(first->id, again->id);
-  EXPECT_EQ(again->status, "CLAIMED");
+  EXPECT_EQ(again->status, domain::VoucherState::kClaimed);
   EXPECT_EQ(OutboxPayloads().size(), 1u) << "a replay changes nothing";
 }
 
@@ -479,13 +505,17 @@ TEST_F(DomainStoreTest, NetworkGraphReturnsTheNewestNodesAndTheLinksAmongThem) {
   EXPECT_EQ(all->nodes.size(), 3u);
   EXPECT_EQ(all->links.size(), 2u);
 
-  EXPECT_FALSE(ImportGraph(*db_, R"({"nodes": [{"id": "did:privy:x", "type": "T"}]})").ok());
-  EXPECT_FALSE(
-      ImportGraph(*db_, R"({"nodes": [{"id": "x", "type": "T", "labels": ["a@b.c"]}]})").ok());
+  // A file the import refuses is the caller's mistake: InvalidArgument.
+  EXPECT_TRUE(ImportGraph(*db_, R"({"nodes": [{"id": "did:privy:x", "type": "T"}]})")
+                  .status()
+                  .IsInvalidArgument());
+  EXPECT_TRUE(ImportGraph(*db_, R"({"nodes": [{"id": "x", "type": "T", "labels": ["a@b.c"]}]})")
+                  .status()
+                  .IsInvalidArgument());
   EXPECT_FALSE(
       ImportGraph(*db_, R"({"links": [{"source": "a", "target": "zz", "type": "L"}]})").ok())
       << "a link to an unknown node";
-  EXPECT_FALSE(ImportGraph(*db_, "[1, 2]").ok());
+  EXPECT_TRUE(ImportGraph(*db_, "[1, 2]").status().IsInvalidArgument());
   EXPECT_EQ(ReadNetworkGraph(*db_, 1000)->nodes.size(), 3u) << "failed imports wrote nothing";
 }
 

@@ -8,14 +8,16 @@
 
 #include "core/auth/auth_config.h"
 #include "core/auth/identity.h"
+#include "core/auth/token_verifier.h"
 #include "core/status.h"
 
 namespace netgraph::auth {
 
 // Checks exp (required), nbf and iat (when present) against `now` with the configured leeway, iss
-// and aud when configured, and sub; reads email and the admin role claim.
-Result<Identity> IdentityFromClaims(const nlohmann::json& claims, const AuthConfig& config,
-                                    std::chrono::system_clock::time_point now);
+// and aud when configured, and sub; reads email and the admin role claim. Refusals: kExpired,
+// kNotYetValid (nbf, iat), kClaims (anything else, a malformed date claim included).
+Verification IdentityFromClaims(const nlohmann::json& claims, const AuthConfig& config,
+                                std::chrono::system_clock::time_point now);
 
 }  // namespace netgraph::auth
 

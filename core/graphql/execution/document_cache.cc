@@ -5,14 +5,33 @@
 #include <utility>
 
 namespace netgraph::graphql {
+namespace {
+
+// Summed over a pool's workers on its /metrics.
+const telemetry::Counter kHits({"netgraph_document_cache_hits_total",
+                                telemetry::MetricType::kCounter,
+                                "Prepared-document cache hits, summed over the workers.", ""});
+const telemetry::Counter kMisses(
+    {"netgraph_document_cache_misses_total", telemetry::MetricType::kCounter,
+     "Prepared-document cache misses (documents parsed and validated).", ""});
+const telemetry::Counter kEvictions({"netgraph_document_cache_evictions_total",
+                                     telemetry::MetricType::kCounter,
+                                     "Documents evicted from the prepared-document caches.", ""});
+const telemetry::Counter kBytes(
+    {"netgraph_document_cache_bytes", telemetry::MetricType::kGauge,
+     "Memory the prepared-document caches hold, summed over the workers (and past workers' last "
+     "value until their slot is reused).",
+     ""});
+
+}  // namespace
 
 std::shared_ptr<const PreparedDocumentImpl> DocumentCache::Find(std::string_view query) {
   auto found = index_.find(query);
   if (found == index_.end()) {
-    telemetry::Add(telemetry::Counter::kDocumentCacheMisses);
+    kMisses.Add();
     return nullptr;
   }
-  telemetry::Add(telemetry::Counter::kDocumentCacheHits);
+  kHits.Add();
   entries_.splice(entries_.begin(), entries_, found->second);
   return *found->second;
 }
@@ -48,16 +67,16 @@ void DocumentCache::Evict() {
     held_bytes_ -= entries_.back()->accounted_bytes();
     index_.erase(entries_.back()->source());
     entries_.pop_back();
-    telemetry::Add(telemetry::Counter::kDocumentCacheEvictions);
+    kEvictions.Add();
   }
-  telemetry::Set(telemetry::Counter::kDocumentCacheBytes, held_bytes_);
+  kBytes.Set(held_bytes_);
 }
 
 void DocumentCache::Clear() {
   index_.clear();
   entries_.clear();
   held_bytes_ = 0;
-  telemetry::Set(telemetry::Counter::kDocumentCacheBytes, 0);
+  kBytes.Set(0);
 }
 
 }  // namespace netgraph::graphql

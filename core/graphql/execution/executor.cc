@@ -47,8 +47,19 @@ inline bool SameName(std::string_view a, std::string_view b) {
   return std::memcmp(a.data(), b.data(), n) == 0;
 }
 
+// extensions.code of each of `errors` that carries one (a string).
+std::vector<std::string> ErrorCodes(const std::vector<Error>& errors) {
+  std::vector<std::string> codes;
+  for (const Error& error : errors) {
+    if (error.extensions.kind() != Value::Kind::kObject) continue;
+    const Value* code = error.extensions.Find("code");
+    if (code != nullptr && code->kind() == Value::Kind::kString) codes.push_back(code->as_string());
+  }
+  return codes;
+}
+
 ExecutionResult RequestError(std::vector<Error> errors) {
-  return ExecutionResult{false, {}, json::ErrorsList(errors)};
+  return ExecutionResult{false, {}, json::ErrorsList(errors), ErrorCodes(errors)};
 }
 
 ExecutionResult RequestError(std::string message, std::vector<SourceLocation> locations = {}) {
@@ -217,7 +228,8 @@ class Execution {
   SourceLocation Locate(std::uint32_t offset) const { return document_.document().Locate(offset); }
 
   ExecutionResult Finish(std::string data) {
-    return ExecutionResult{true, std::move(data), errors_.empty() ? "" : json::ErrorsList(errors_)};
+    if (errors_.empty()) return ExecutionResult{true, std::move(data), {}};
+    return ExecutionResult{true, std::move(data), json::ErrorsList(errors_), ErrorCodes(errors_)};
   }
 
   // ---- Selection sets and fields. Each returns false when its value failed where null is not

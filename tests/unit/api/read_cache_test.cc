@@ -9,20 +9,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/telemetry.h"
+#include "tests/unit/api/counting_generation.h"
 
 namespace netgraph::api {
 namespace {
 
 using graphql::Value;
 using std::chrono::seconds;
-
-class CountingGeneration : public DataGeneration {
- public:
-  std::uint64_t Current() const override { return value; }
-  void Advance() override { ++value; }
-  std::uint64_t value = 7;
-};
+using testing::CountingGeneration;
 
 class ReadCacheTest : public ::testing::Test {
  protected:
@@ -56,18 +50,18 @@ TEST_F(ReadCacheTest, AnswersFromMemoryUntilTheGenerationAdvances) {
 }
 
 TEST_F(ReadCacheTest, CountsItsHitsAndMisses) {
-  const std::uint64_t hits = telemetry::Read(telemetry::Counter::kReadCacheHits);
-  const std::uint64_t misses = telemetry::Read(telemetry::Counter::kReadCacheMisses);
+  const std::uint64_t hits = kReadCacheHits.Read();
+  const std::uint64_t misses = kReadCacheMisses.Read();
   ReadCache off(4, 1 << 20);
   Get(off, "a");
-  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheMisses), misses) << "off: not a cache";
+  EXPECT_EQ(kReadCacheMisses.Read(), misses) << "off: not a cache";
   ReadCache cache(4, 1 << 20);
   cache.Attach(&generation);
   for (int i = 0; i < 3; ++i) Get(cache, "a");
   generation.Advance();
   Get(cache, "a");
-  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheHits), hits + 2);
-  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheMisses), misses + 2);
+  EXPECT_EQ(kReadCacheHits.Read(), hits + 2);
+  EXPECT_EQ(kReadCacheMisses.Read(), misses + 2);
 }
 
 TEST_F(ReadCacheTest, AnAnswerReadWhileTheGenerationAdvancesIsNotKeptAsCurrent) {
@@ -156,11 +150,11 @@ TEST_F(ReadCacheTest, ReportsWhatItHoldsAsAGauge) {
   Get(cache, "a");
   Get(cache, std::string(1000, 'b'));
   EXPECT_GT(cache.bytes(), 1000u);
-  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheBytes), cache.bytes());
+  EXPECT_EQ(kReadCacheBytes.Read(), cache.bytes());
   generation.Advance();
   Get(cache, "a");
   EXPECT_EQ(cache.size(), 1u);
-  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheBytes), cache.bytes());
+  EXPECT_EQ(kReadCacheBytes.Read(), cache.bytes());
 }
 
 TEST_F(ReadCacheTest, CountsTheMemoryOfNestedAnswers) {
@@ -213,8 +207,8 @@ TEST_F(NestedReadCacheTest, AnAnswerBuiltFromOthersIsValidUntilTheEarliestOfThem
 }
 
 TEST_F(NestedReadCacheTest, OnlyTheOutermostReadCountsAsAHitOrAMiss) {
-  const std::uint64_t hits = telemetry::Read(telemetry::Counter::kReadCacheHits);
-  const std::uint64_t misses = telemetry::Read(telemetry::Counter::kReadCacheMisses);
+  const std::uint64_t hits = kReadCacheHits.Read();
+  const std::uint64_t misses = kReadCacheMisses.Read();
   ReadCache cache(4, 1 << 20);
   cache.Attach(&generation);
   GetOuter(cache, kNow, std::nullopt);  // a miss, with its inner miss not counted
@@ -222,8 +216,8 @@ TEST_F(NestedReadCacheTest, OnlyTheOutermostReadCountsAsAHitOrAMiss) {
   generation.Advance();
   Get(cache, "a");  // read whole again elsewhere: a miss; then the outer one misses, its inner hits
   GetOuter(cache, kNow, std::nullopt);
-  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheHits), hits + 1);
-  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheMisses), misses + 3);
+  EXPECT_EQ(kReadCacheHits.Read(), hits + 1);
+  EXPECT_EQ(kReadCacheMisses.Read(), misses + 3);
 }
 
 TEST_F(NestedReadCacheTest, AReadThatThrowsLeavesTheCacheCountingAsBefore) {
@@ -233,10 +227,9 @@ TEST_F(NestedReadCacheTest, AReadThatThrowsLeavesTheCacheCountingAsBefore) {
       cache.Get("outer", kNow,
                 []() -> Result<ReadCache::Fresh> { throw std::runtime_error("resolver"); }),
       std::runtime_error);
-  const std::uint64_t misses = telemetry::Read(telemetry::Counter::kReadCacheMisses);
+  const std::uint64_t misses = kReadCacheMisses.Read();
   Get(cache, "a");
-  EXPECT_EQ(telemetry::Read(telemetry::Counter::kReadCacheMisses), misses + 1)
-      << "counted: outermost";
+  EXPECT_EQ(kReadCacheMisses.Read(), misses + 1) << "counted: outermost";
 }
 
 TEST_F(NestedReadCacheTest, AnOuterAnswerFromMemoryLimitsItsOwnReaderToo) {

@@ -70,7 +70,7 @@ MintOptions Options() {
 
 TEST_F(TokenMinterTest, MintsEs256TokensTheVerifierAccepts) {
   std::string token = Mint(Minter(JwtAlgorithm::kES256, EcKey()), Options());
-  Result<Identity> identity = Verifier(JwtAlgorithm::kES256, EcKey()).Verify(token, kNow);
+  Result<Identity> identity = Verifier(JwtAlgorithm::kES256, EcKey()).Verify(token, kNow).identity;
   ASSERT_TRUE(identity.ok()) << identity.status().message();
   EXPECT_EQ(identity->subject, "did:privy:bob");
   EXPECT_EQ(identity->email, "bob@example.com");
@@ -81,7 +81,7 @@ TEST_F(TokenMinterTest, MintsEs256TokensTheVerifierAccepts) {
 TEST_F(TokenMinterTest, MintsRs256TokensTheVerifierAccepts) {
   std::string token = Mint(Minter(JwtAlgorithm::kRS256, RsaKey()), Options());
   EXPECT_EQ(Part(token, 0)["alg"], "RS256");
-  Result<Identity> identity = Verifier(JwtAlgorithm::kRS256, RsaKey()).Verify(token, kNow);
+  Result<Identity> identity = Verifier(JwtAlgorithm::kRS256, RsaKey()).Verify(token, kNow).identity;
   ASSERT_TRUE(identity.ok()) << identity.status().message();
   EXPECT_EQ(identity->subject, "did:privy:bob");
 }
@@ -110,7 +110,7 @@ TEST_F(TokenMinterTest, WritesTheRequestedClaimsAndHeader) {
                                   {"roles", {"user", "admin"}},
                                   {"iat", kNowSeconds},
                                   {"exp", kNowSeconds + 600}}));
-  Result<Identity> identity = Verifier(JwtAlgorithm::kES256, EcKey()).Verify(token, kNow);
+  Result<Identity> identity = Verifier(JwtAlgorithm::kES256, EcKey()).Verify(token, kNow).identity;
   ASSERT_TRUE(identity.ok()) << identity.status().message();
   EXPECT_TRUE(identity->is_admin_by_claim);
 }
@@ -134,7 +134,7 @@ TEST_F(TokenMinterTest, ExpiredTokensAreRejectedWhateverTheLeeway) {
   config.leeway_seconds = AuthConfig::kMaxLeewaySeconds;
   Result<TokenVerifier> verifier = TokenVerifier::Create(config);
   ASSERT_TRUE(verifier.ok());
-  Result<Identity> identity = verifier->Verify(token, kNow);
+  Result<Identity> identity = verifier->Verify(token, kNow).identity;
   ASSERT_FALSE(identity.ok());
   EXPECT_THAT(identity.status().message(), StartsWith("token expired"));
 }

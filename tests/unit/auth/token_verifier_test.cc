@@ -5,10 +5,12 @@
 #include <jwt.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
 #include "core/auth/internal/libjwt_handles.h"
+#include "core/auth/token_refusal.h"
 #include "tests/unit/auth/test_crypto.h"
 
 namespace netgraph::auth {
@@ -71,7 +73,7 @@ class TokenVerifierTest : public ::testing::Test {
 
   static std::string Rejection(const TokenVerifier& verifier, const std::string& token,
                                std::chrono::system_clock::time_point now = kNow) {
-    Result<Identity> identity = verifier.Verify(token, now);
+    Result<Identity> identity = verifier.Verify(token, now).identity;
     EXPECT_FALSE(identity.ok()) << "accepted: " << token;
     // Every refusal has the one code callers act on (a 401-like answer), whatever its reason.
     EXPECT_TRUE(identity.status().IsUnauthenticated()) << identity.status().message();
@@ -79,7 +81,7 @@ class TokenVerifierTest : public ::testing::Test {
   }
   static void ExpectAccepted(const TokenVerifier& verifier, const std::string& token,
                              std::chrono::system_clock::time_point now = kNow) {
-    Result<Identity> identity = verifier.Verify(token, now);
+    Result<Identity> identity = verifier.Verify(token, now).identity;
     EXPECT_TRUE(identity.ok()) << identity.status().message();
   }
 
@@ -87,7 +89,8 @@ class TokenVerifierTest : public ::testing::Test {
 };
 
 TEST_F(TokenVerifierTest, AcceptsAnIndependentlySignedEs256Token) {
-  Result<Identity> identity = EcVerifier().Verify(SignJws(Header(), Claims(), EcKey()), kNow);
+  Result<Identity> identity =
+      EcVerifier().Verify(SignJws(Header(), Claims(), EcKey()), kNow).identity;
   ASSERT_TRUE(identity.ok()) << identity.status().message();
   EXPECT_EQ(identity->subject, "did:privy:alice");
   EXPECT_EQ(identity->email, "alice@example.com");
@@ -101,7 +104,7 @@ TEST_F(TokenVerifierTest, AcceptsAnIndependentlySignedRs256Token) {
   config.algorithm = JwtAlgorithm::kRS256;
   config.public_key_file = dir_.Write("rsa.pem", PublicPem(RsaKey()));
   Result<Identity> identity =
-      Verifier(config).Verify(SignJws(Header("RS256"), Claims(), RsaKey()), kNow);
+      Verifier(config).Verify(SignJws(Header("RS256"), Claims(), RsaKey()), kNow).identity;
   ASSERT_TRUE(identity.ok()) << identity.status().message();
   EXPECT_EQ(identity->subject, "did:privy:alice");
 }
@@ -109,11 +112,13 @@ TEST_F(TokenVerifierTest, AcceptsAnIndependentlySignedRs256Token) {
 TEST_F(TokenVerifierTest, EmailIsOptional) {
   json claims = Claims();
   claims.erase("email");
-  Result<Identity> identity = EcVerifier().Verify(SignJws(Header(), claims, EcKey()), kNow);
+  Result<Identity> identity =
+      EcVerifier().Verify(SignJws(Header(), claims, EcKey()), kNow).identity;
   ASSERT_TRUE(identity.ok()) << identity.status().message();
   EXPECT_EQ(identity->email, std::nullopt);
 
-  identity = EcVerifier().Verify(SignJws(Header(), With(Claims(), "email", 42), EcKey()), kNow);
+  identity =
+      EcVerifier().Verify(SignJws(Header(), With(Claims(), "email", 42), EcKey()), kNow).identity;
   ASSERT_TRUE(identity.ok()) << identity.status().message();
   EXPECT_EQ(identity->email, std::nullopt);
 }
@@ -242,7 +247,7 @@ TEST_F(TokenVerifierTest, RejectsEveryTruncation) {
   TokenVerifier verifier = EcVerifier();
   std::string token = SignJws(Header(), Claims(), EcKey());
   for (std::size_t length = 0; length < token.size(); ++length) {
-    Result<Identity> identity = verifier.Verify(token.substr(0, length), kNow);
+    Result<Identity> identity = verifier.Verify(token.substr(0, length), kNow).identity;
     EXPECT_TRUE(identity.status().IsUnauthenticated()) << length;
   }
 }
@@ -459,7 +464,7 @@ TEST_F(TokenVerifierTest, AdminByConfiguredRoleClaim) {
   config.admin_role_claim = AdminRoleClaim{"roles", "admin"};
   TokenVerifier verifier = Verifier(config);
   auto is_admin = [&](const json& claims) {
-    Result<Identity> identity = verifier.Verify(SignJws(Header(), claims, EcKey()), kNow);
+    Result<Identity> identity = verifier.Verify(SignJws(Header(), claims, EcKey()), kNow).identity;
     EXPECT_TRUE(identity.ok()) << identity.status().message();
     return identity.ok() && identity->is_admin_by_claim;
   };
@@ -473,9 +478,87 @@ TEST_F(TokenVerifierTest, AdminByConfiguredRoleClaim) {
 
   // Without the setting no claim makes an administrator.
   Result<Identity> identity =
-      EcVerifier().Verify(SignJws(Header(), With(Claims(), "roles", "admin"), EcKey()), kNow);
+      EcVerifier()
+          .Verify(SignJws(Header(), With(Claims(), "roles", "admin"), EcKey()), kNow)
+          .identity;
   ASSERT_TRUE(identity.ok());
   EXPECT_FALSE(identity->is_admin_by_claim);
+}
+
+// Each refusal comes with its reason beside the Status (what the counters count), whatever the
+// message says: the same reason for messages that differ, told apart by what was checked.
+TEST_F(TokenVerifierTest, RefusalsComeWithTheirReason) {
+  AuthConfig strict = EcPemConfig();
+  strict.allow_any_issuer_audience = false;
+  strict.issuer = "https://issuer.test";
+  strict.audience = "netgraph";
+  AuthConfig from_url;
+  from_url.jwks_endpoint.url = "https://127.0.0.1:9/jwks.json";
+  from_url.issuer = "https://issuer.test";
+  from_url.audience = "netgraph";
+  const TokenVerifier verifier = EcVerifier();
+  const TokenVerifier jwks = Verifier(JwksConfig(JwtAlgorithm::kES256, {PublicJwk(EcKey(), "k1")}));
+  json unknown_kid = Header();
+  unknown_kid["kid"] = "k9";
+  struct Case {
+    const char* what;
+    const TokenVerifier* verifier;
+    std::string token;
+    TokenRefusal refusal;
+  };
+  const Case cases[] = {
+      {"garbage", &verifier, "not-a-token", TokenRefusal::kMalformed},
+      {"oversized", &verifier, std::string(70000, 'a'), TokenRefusal::kMalformed},
+      {"bad header type", &verifier, SignJws(With(Header(), "typ", "at+jwt"), Claims(), EcKey()),
+       TokenRefusal::kMalformed},
+      {"another algorithm", &verifier, SignJws(Header("RS256"), Claims(), RsaKey()),
+       TokenRefusal::kAlgorithm},
+      {"unknown kid", &jwks, SignJws(unknown_kid, Claims(), EcKey()), TokenRefusal::kUnknownKey},
+      {"another key", &verifier, SignJws(Header(), Claims(), OtherEcKey()),
+       TokenRefusal::kSignature},
+      {"expired", &verifier, SignJws(Header(), With(Claims(), "exp", kNowSeconds - 3600), EcKey()),
+       TokenRefusal::kExpired},
+      {"not yet valid", &verifier,
+       SignJws(Header(), With(Claims(), "nbf", kNowSeconds + 3600), EcKey()),
+       TokenRefusal::kNotYetValid},
+      {"issued in the future", &verifier,
+       SignJws(Header(), With(Claims(), "iat", kNowSeconds + 3600), EcKey()),
+       TokenRefusal::kNotYetValid},
+      {"exp not a date", &verifier, SignJws(Header(), With(Claims(), "exp", "soon"), EcKey()),
+       TokenRefusal::kClaims},
+      {"no sub", &verifier, SignJws(Header(), With(Claims(), "sub", nullptr), EcKey()),
+       TokenRefusal::kClaims},
+  };
+  for (const Case& c : cases) {
+    Verification verification = c.verifier->Verify(c.token, kNow);
+    EXPECT_FALSE(verification.ok()) << c.what;
+    EXPECT_TRUE(verification.identity.status().IsUnauthenticated()) << c.what;
+    EXPECT_EQ(verification.refusal, c.refusal)
+        << c.what << ": " << verification.identity.status().message();
+  }
+  Verification wrong_issuer =
+      Verifier(strict).Verify(SignJws(Header(), With(Claims(), "iss", "other"), EcKey()), kNow);
+  EXPECT_EQ(wrong_issuer.refusal, TokenRefusal::kClaims);
+  // A key set not fetched yet has no key to choose.
+  Verification unfetched = Verifier(from_url).Verify(SignJws(Header(), Claims(), EcKey()), kNow);
+  EXPECT_EQ(unfetched.refusal, TokenRefusal::kUnknownKey);
+
+  Verification accepted = verifier.Verify(SignJws(Header(), Claims(), EcKey()), kNow);
+  EXPECT_TRUE(accepted.ok());
+  EXPECT_EQ(accepted.refusal, std::nullopt);
+}
+
+TEST(TokenRefusalTest, EachReasonHasItsLabelAndItsCounter) {
+  std::set<std::string_view> names;
+  for (TokenRefusal refusal : kTokenRefusals) names.insert(TokenRefusalName(refusal));
+  EXPECT_EQ(names, (std::set<std::string_view>{"malformed", "algorithm", "unknown_key", "signature",
+                                               "expired", "not_yet_valid", "claims"}));
+  const std::uint64_t expired = RefusalsCounted(TokenRefusal::kExpired);
+  const std::uint64_t claims = RefusalsCounted(TokenRefusal::kClaims);
+  CountRefusal(TokenRefusal::kExpired);
+  CountRefusal(TokenRefusal::kExpired);
+  EXPECT_EQ(RefusalsCounted(TokenRefusal::kExpired), expired + 2);
+  EXPECT_EQ(RefusalsCounted(TokenRefusal::kClaims), claims);
 }
 
 }  // namespace

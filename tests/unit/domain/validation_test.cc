@@ -54,8 +54,18 @@ TEST(VoucherIds, ParsesOnlyDecimalIds) {
   for (const char* text : {"", "-1", "4a", "1e3", " 1", "9999999999999999999"}) {
     EXPECT_EQ(ParseVoucherId(text), std::nullopt) << text;
   }
-  EXPECT_TRUE(IsVoucherStatus("REVOKED"));
-  EXPECT_FALSE(IsVoucherStatus("revoked"));
+}
+
+TEST(VoucherStates, AreParsedFromTheNamesTheyAreWrittenAs) {
+  for (VoucherState state :
+       {VoucherState::kAvailable, VoucherState::kClaimed, VoucherState::kRedeemed,
+        VoucherState::kExpired, VoucherState::kRevoked}) {
+    EXPECT_EQ(ParseVoucherState(VoucherStateName(state)), state) << VoucherStateName(state);
+  }
+  EXPECT_EQ(VoucherStateName(VoucherState::kRevoked), "REVOKED");
+  EXPECT_EQ(ParseVoucherState("revoked"), std::nullopt);
+  EXPECT_EQ(ParseVoucherState("LOST"), std::nullopt);
+  EXPECT_EQ(ParseVoucherState(""), std::nullopt);
 }
 
 TEST(Failures, StableTextsAreTheDesignsOwn) {

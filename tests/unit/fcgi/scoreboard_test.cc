@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "core/auth/token_refusal.h"
 #include "core/telemetry.h"
 
 namespace netgraph::fcgi {
@@ -78,7 +79,7 @@ TEST(ScoreboardTest, CountersOutliveTheProcessThatBumpedThem) {
     FinishedRequest finished = Query("graphdbStatus", std::chrono::milliseconds(20));
     scoreboard->EndRequest(&finished);
   }
-  telemetry::Add(telemetry::Counter::kJwtRefusedExpired);
+  auth::CountRefusal(auth::TokenRefusal::kExpired);
   // The worker dies; its replacement gets the same slot and counts on.
   scoreboard->Release(::getpid());
   EXPECT_TRUE(scoreboard->Snapshot().empty());
@@ -153,21 +154,6 @@ TEST(ScoreboardTest, AHistogramIsCumulativeWithItsSumAndCount) {
             "x_seconds_bucket{kind=\"a\",le=\"+Inf\"} 3\n"
             "x_seconds_sum{kind=\"a\"} 7.25\n"
             "x_seconds_count{kind=\"a\"} 3\n");
-}
-
-TEST(ScoreboardTest, TokenRefusalsAreCountedUnderAFixedSetOfReasons) {
-  using telemetry::Counter;
-  using telemetry::JwtRefusalCounter;
-  EXPECT_EQ(JwtRefusalCounter("token expired at 5 (now 9)"), Counter::kJwtRefusedExpired);
-  EXPECT_EQ(JwtRefusalCounter("token not valid before 9"), Counter::kJwtRefusedNotYetValid);
-  EXPECT_EQ(JwtRefusalCounter("signature verification failed"), Counter::kJwtRefusedSignature);
-  EXPECT_EQ(JwtRefusalCounter("algorithm 'HS256' not allowed"), Counter::kJwtRefusedAlgorithm);
-  EXPECT_EQ(JwtRefusalCounter("unknown kid 'x'"), Counter::kJwtRefusedKey);
-  EXPECT_EQ(JwtRefusalCounter("token issuer is not NETGRAPH_JWT_ISSUER"),
-            Counter::kJwtRefusedClaims);
-  EXPECT_EQ(JwtRefusalCounter("token is not three dot-separated parts"),
-            Counter::kJwtRefusedMalformed);
-  EXPECT_EQ(JwtRefusalCounter("anything new"), Counter::kJwtRefusedMalformed);
 }
 
 }  // namespace

@@ -84,6 +84,9 @@ TEST_F(LegacyWsSessionTest, StartWithABadPayloadGetsAnError) {
   Receive(R"({"type":"start","id":"1","payload":{"query":7}})");
   ASSERT_EQ(peer_.sent.size(), 1u);
   EXPECT_EQ(peer_.Last()["type"], "error");
+  // The reason HTTP gives for the same body (api::OperationRequest::FromJson).
+  EXPECT_EQ(peer_.Last()["payload"]["message"],
+            "Invalid start message: The \"query\" parameter must be a string");
   EXPECT_TRUE(backend_.started.empty());
 }
 

@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "core/api/operation_request.h"
 #include "tests/unit/ws/fakes.h"
 #include "ws/session.h"
 
@@ -139,6 +140,37 @@ TEST_F(TransportWsSessionTest, SubscribeShapesAreChecked) {
     EXPECT_EQ(peer.close_code, 4400) << bad;
     EXPECT_TRUE(backend.started.empty()) << bad;
   }
+}
+
+// One parse of the operation request for both daemons: a payload HTTP would refuse is refused
+// here for the same reason (api::OperationRequest::FromJson), and one it accepts is passed on.
+TEST_F(TransportWsSessionTest, SubscribePayloadsAreParsedAsHttpBodiesAre) {
+  for (const char* payload : {
+           R"({"variables":{}})",
+           R"({"query":null})",
+           R"({"query":1})",
+           R"({"query":"{a}","variables":[]})",
+           R"({"query":"{a}","operationName":2})",
+           R"({"query":"{a}","extensions":"x"})",
+       }) {
+    Result<api::OperationRequest> http =
+        api::OperationRequest::FromJson(nlohmann::json::parse(payload));
+    ASSERT_FALSE(http.ok()) << payload;
+    FakePeer peer;
+    FakeBackend backend;
+    auto session = Session::Create(Subprotocol::kGraphqlTransportWs, peer, backend, options_, "");
+    session->OnMessage(R"({"type":"connection_init"})");
+    session->OnMessage(std::string(R"({"type":"subscribe","id":"1","payload":)") + payload + "}");
+    EXPECT_EQ(peer.close_code, 4400) << payload;
+    EXPECT_EQ(peer.close_reason, "Invalid message received: " + http.status().message());
+  }
+  Acknowledge();
+  Receive(R"({"type":"subscribe","id":"1","payload":{"query":"{a}","operationName":null,)"
+          R"("variables":null,"extensions":{"x":1}}})");
+  ASSERT_EQ(backend_.started.size(), 1u);
+  EXPECT_EQ(backend_.started[0].query, "{a}");
+  EXPECT_EQ(backend_.started[0].operation_name, std::nullopt);
+  EXPECT_TRUE(backend_.started[0].variables.is_null());
 }
 
 TEST_F(TransportWsSessionTest, SubscribePassesTheRequestToTheBackend) {
