@@ -34,7 +34,7 @@ const { claimsFor, tokenFor } = await import('../support/jwt.mjs');
 const { signingKey, startJwksServer } = await import('../support/jwks-server.mjs');
 const { fastcgiGraphql } = await import('../support/fastcgi.mjs');
 const { CLAIM, PORTFOLIO, randomWallet } = await import('../support/api.mjs');
-const { graphqlWsClient, networkUpdatedQuery, subscribe } = await import('../e2e/ws-support.mjs');
+const { graphqlWsClient, networkUpdatedQuery, subscribe } = await import('../support/websocket.mjs');
 const { loadLoop: loadLoopThrough } = await import('../support/load-loop.mjs');
 
 const container = new Container(`netgraph-deploy-${process.pid}`);

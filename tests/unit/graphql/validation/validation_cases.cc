@@ -1,4 +1,4 @@
-#include "tests/unit/graphql_validation/validation_cases.h"
+#include "tests/unit/graphql/validation/validation_cases.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/unit/graphql_validation/validation_cases.h"
+#include "tests/unit/graphql/validation/validation_cases.h"
 
 namespace netgraph::graphql {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/graphql/execution/variables.h"
-#include "test_engine.h"
+#include "tests/unit/graphql/test_engine.h"
 
 namespace netgraph::graphql {
 namespace {
@@ -19,7 +19,7 @@ using test::RunRequest;
 
 nlohmann::json Cases() {
   return nlohmann::json::parse(
-      ReadSourceFile("tests/unit/graphql_execution/testdata/coercion_cases.json"));
+      ReadSourceFile("tests/unit/graphql/execution/testdata/coercion_cases.json"));
 }
 
 // `echo` and `req` return their coerced arguments.

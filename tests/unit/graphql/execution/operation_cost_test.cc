@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "test_engine.h"
+#include "tests/unit/graphql/test_engine.h"
 
 namespace netgraph::graphql {
 namespace {

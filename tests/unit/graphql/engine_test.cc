@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "test_engine.h"
+#include "tests/unit/graphql/test_engine.h"
 
 namespace netgraph::graphql {
 namespace {

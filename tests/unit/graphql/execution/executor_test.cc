@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/graphql/type/build_schema.h"
-#include "test_engine.h"
+#include "tests/unit/graphql/test_engine.h"
 
 namespace netgraph::graphql {
 namespace {
@@ -49,7 +49,7 @@ void BindCaseResolvers(std::string_view sdl, Engine* engine) {
 
 TEST(ExecutionTest, MatchesGraphqlJs) {
   const nlohmann::json file = nlohmann::json::parse(
-      ReadSourceFile("tests/unit/graphql_execution/testdata/execution_cases.json"));
+      ReadSourceFile("tests/unit/graphql/execution/testdata/execution_cases.json"));
   std::size_t cases = 0;
   for (const nlohmann::json& group : file["groups"]) {
     const std::string sdl = group["schema"].get<std::string>();

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/graphql/execution/prepared_document.h"
-#include "test_engine.h"
+#include "tests/unit/graphql/test_engine.h"
 
 namespace netgraph::graphql {
 namespace {

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "test_engine.h"
+#include "tests/unit/graphql/test_engine.h"
 
 namespace netgraph::graphql {
 namespace {
@@ -25,7 +25,7 @@ std::string RichSchema() {
 
 // graphql-js's getIntrospectionQuery with every option on.
 std::string IntrospectionQuery() {
-  return ReadSourceFile("tests/unit/graphql_execution/testdata/introspection_query.graphql");
+  return ReadSourceFile("tests/unit/graphql/execution/testdata/introspection_query.graphql");
 }
 
 // rich_schema_introspection.json is graphql-js 16.11's graphqlSync() of that query against the
@@ -33,7 +33,7 @@ std::string IntrospectionQuery() {
 TEST(IntrospectionTest, FullQueryMatchesGraphqlJs) {
   std::unique_ptr<Engine> engine = MustCreate(RichSchema());
   std::string expected =
-      ReadSourceFile("tests/unit/graphql_execution/testdata/rich_schema_introspection.json");
+      ReadSourceFile("tests/unit/graphql/execution/testdata/rich_schema_introspection.json");
   while (!expected.empty() && expected.back() == '\n') expected.pop_back();
   ExecutionResult result = RunRequest(*engine, MakeRequest(IntrospectionQuery()));
   EXPECT_TRUE(result.has_data);
@@ -43,7 +43,7 @@ TEST(IntrospectionTest, FullQueryMatchesGraphqlJs) {
 TEST(IntrospectionTest, FieldsAndNullRulesMatchGraphqlJs) {
   std::unique_ptr<Engine> engine = MustCreate(RichSchema());
   const nlohmann::json cases = nlohmann::json::parse(
-      ReadSourceFile("tests/unit/graphql_execution/testdata/introspection_cases.json"))["cases"];
+      ReadSourceFile("tests/unit/graphql/execution/testdata/introspection_cases.json"))["cases"];
   ASSERT_FALSE(cases.empty());
   for (const nlohmann::json& c : cases) {
     Request request = MakeRequest(c["query"].get<std::string>(), R"({"name": "In"})");

@@ -1,6 +1,6 @@
 // Helpers for the execution tests: an engine from SDL, one-call requests, files of the source tree.
-#ifndef NETGRAPH_TESTS_UNIT_GRAPHQL_EXECUTION_TEST_ENGINE_H_
-#define NETGRAPH_TESTS_UNIT_GRAPHQL_EXECUTION_TEST_ENGINE_H_
+#ifndef NETGRAPH_TESTS_UNIT_GRAPHQL_TEST_ENGINE_H_
+#define NETGRAPH_TESTS_UNIT_GRAPHQL_TEST_ENGINE_H_
 
 #include <memory>
 #include <optional>
@@ -39,4 +39,4 @@ Value Json(std::string_view json);
 
 }  // namespace netgraph::graphql::test
 
-#endif  // NETGRAPH_TESTS_UNIT_GRAPHQL_EXECUTION_TEST_ENGINE_H_
+#endif  // NETGRAPH_TESTS_UNIT_GRAPHQL_TEST_ENGINE_H_

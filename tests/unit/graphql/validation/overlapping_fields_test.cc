@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "tests/unit/graphql_validation/validation_cases.h"
+#include "tests/unit/graphql/validation/validation_cases.h"
 
 namespace netgraph::graphql {
 namespace {

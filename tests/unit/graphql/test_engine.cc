@@ -1,4 +1,4 @@
-#include "test_engine.h"
+#include "tests/unit/graphql/test_engine.h"
 
 #include <gtest/gtest.h>
 

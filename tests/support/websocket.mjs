@@ -1,13 +1,13 @@
 // Helpers for the netgraph-ws end-to-end tests: WebSocket clients (raw `ws` sockets and the
 // graphql-ws client) through nginx, and Redis publishing and restarting. The stack's settings come
-// from the environment scripts/test exports (see ../support/stack.mjs).
+// from the environment scripts/test exports (see stack.mjs).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { publishRaw, signUpdate, updateSigningKey } from '../support/redis.mjs';
-import { isAlive, readPid, runDir, waitFor, wsUrl } from '../support/stack.mjs';
+import { publishRaw, signUpdate, updateSigningKey } from './redis.mjs';
+import { isAlive, readPid, runDir, waitFor, wsUrl } from './stack.mjs';
 
 export { wsUrl };
 export const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:56379');

@@ -9,7 +9,7 @@
 
 #include "core/graphql/language/parser.h"
 #include "core/graphql/language/visitor.h"
-#include "tests/unit/graphql_validation/validation_cases.h"
+#include "tests/unit/graphql/validation/validation_cases.h"
 
 namespace netgraph::graphql {
 namespace {

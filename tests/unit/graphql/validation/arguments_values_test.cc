@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "tests/unit/graphql_validation/validation_cases.h"
+#include "tests/unit/graphql/validation/validation_cases.h"
 
 namespace netgraph::graphql {
 namespace {
