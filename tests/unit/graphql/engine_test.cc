@@ -10,8 +10,6 @@ namespace netgraph::graphql {
 namespace {
 
 using test::MustCreate;
-using test::Request;
-using test::RunRequest;
 using ::testing::HasSubstr;
 
 constexpr std::string_view kSchema = R"(

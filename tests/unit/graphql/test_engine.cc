@@ -7,6 +7,8 @@
 #include <sstream>
 #include <vector>
 
+#include "core/graphql/type/build_schema.h"
+
 namespace netgraph::graphql::test {
 
 std::string ReadSourceFile(std::string_view relative_path) {
@@ -15,6 +17,13 @@ std::string ReadSourceFile(std::string_view relative_path) {
   std::stringstream text;
   text << file.rdbuf();
   return text.str();
+}
+
+std::unique_ptr<const Schema> MustBuildSchema(std::string_view sdl) {
+  std::vector<Error> errors;
+  std::unique_ptr<const Schema> schema = BuildSchema(std::string(sdl), &errors);
+  EXPECT_NE(schema, nullptr) << (errors.empty() ? "" : errors[0].message);
+  return schema;
 }
 
 std::unique_ptr<Engine> MustCreate(std::string_view sdl, const EngineOptions& options) {

@@ -1,4 +1,5 @@
-// Helpers for the execution tests: an engine from SDL, one-call requests, files of the source tree.
+// Helpers for the engine's tests: files of the source tree, a schema or an engine from SDL,
+// one-call requests.
 #ifndef NETGRAPH_TESTS_UNIT_GRAPHQL_TEST_ENGINE_H_
 #define NETGRAPH_TESTS_UNIT_GRAPHQL_TEST_ENGINE_H_
 
@@ -8,6 +9,7 @@
 #include <string_view>
 
 #include "core/graphql/engine.h"
+#include "core/graphql/type/schema.h"
 #include "core/graphql/utilities/value.h"
 
 namespace netgraph::graphql::test {
@@ -15,6 +17,8 @@ namespace netgraph::graphql::test {
 // A file of the source tree, e.g. "core/api/schema.graphql".
 std::string ReadSourceFile(std::string_view relative_path);
 
+// The schema `sdl` builds; fails the test (and returns null) when it does not build.
+std::unique_ptr<const Schema> MustBuildSchema(std::string_view sdl);
 // The engine for `sdl`; fails the test when the schema does not load.
 std::unique_ptr<Engine> MustCreate(std::string_view sdl, const EngineOptions& options = {});
 

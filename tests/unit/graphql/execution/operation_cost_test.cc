@@ -39,6 +39,19 @@ std::unique_ptr<Engine> EngineWithBudget(std::uint64_t max_cost) {
   return MustCreate(kSchema, options);
 }
 
+// An engine with a budget of 1000 whose Query.graph resolver counts its calls in `calls`.
+std::unique_ptr<Engine> EngineCountingGraphCalls(int* calls) {
+  std::unique_ptr<Engine> engine = EngineWithBudget(1000);
+  EXPECT_TRUE(engine
+                  ->BindResolver("Query.graph",
+                                 [calls](const ResolveInfo&) -> ResolverResult {
+                                   ++*calls;
+                                   return Value();
+                                 })
+                  .ok());
+  return engine;
+}
+
 // The service's schema with a budget of `max_cost`.
 std::unique_ptr<Engine> EngineWithBudgetOn(std::uint64_t max_cost) {
   EngineOptions options;
@@ -137,15 +150,8 @@ TEST(QueryCostTest, HugeSizesSaturate) {
 }
 
 TEST(QueryCostTest, OverTheBudgetIsARequestErrorWithItsCode) {
-  std::unique_ptr<Engine> engine = EngineWithBudget(1000);
   int calls = 0;
-  ASSERT_TRUE(engine
-                  ->BindResolver("Query.graph",
-                                 [&calls](const ResolveInfo&) -> ResolverResult {
-                                   ++calls;
-                                   return Value();
-                                 })
-                  .ok());
+  std::unique_ptr<Engine> engine = EngineCountingGraphCalls(&calls);
   std::string aliased = "{";
   for (int i = 0; i < 30; ++i) {
     aliased += " g" + std::to_string(i) + ": graph(limit: 1000) { count }";
@@ -165,15 +171,8 @@ TEST(QueryCostTest, OverTheBudgetIsARequestErrorWithItsCode) {
 }
 
 TEST(QueryCostTest, VariableSizesAreCheckedWithTheirValues) {
-  std::unique_ptr<Engine> engine = EngineWithBudget(1000);
   int calls = 0;
-  ASSERT_TRUE(engine
-                  ->BindResolver("Query.graph",
-                                 [&calls](const ResolveInfo&) -> ResolverResult {
-                                   ++calls;
-                                   return Value();
-                                 })
-                  .ok());
+  std::unique_ptr<Engine> engine = EngineCountingGraphCalls(&calls);
   const std::string query = "query ($n: Int = 5) { graph(limit: $n) { count } }";
   EXPECT_TRUE(engine->Prepare(query)->valid());  // the default, 5, fits
   ExecutionResult result = RunRequest(*engine, MakeRequest(query, R"({"n": 100000})"));

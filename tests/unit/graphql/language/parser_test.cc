@@ -1,6 +1,5 @@
 #include "core/graphql/language/parser.h"
 
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,8 +9,6 @@
 
 namespace netgraph::graphql {
 namespace {
-
-using ::testing::ElementsAre;
 
 std::unique_ptr<const ast::Document> MustParse(std::string source, ParseOptions options = {}) {
   Error error;
@@ -332,35 +329,6 @@ TEST(ParserTest, ParsesLongDocuments) {
   EXPECT_EQ(
       document->definitions()[0]->As<ast::OperationDefinition>()->selection_set->selections.size(),
       50000u);
-}
-
-// Records the visiting order.
-class OrderRecorder : public ast::Visitor {
- public:
-  bool Enter(const ast::Node& node) override {
-    events.push_back("+" + std::string(ast::NodeKindName(node.kind)));
-    depths.push_back(ancestors().size());
-    return node.kind != ast::NodeKind::kDirective;  // skip directive arguments
-  }
-  void Leave(const ast::Node& node) override {
-    events.push_back("-" + std::string(ast::NodeKindName(node.kind)));
-  }
-  std::vector<std::string> events;
-  std::vector<std::size_t> depths;
-};
-
-TEST(VisitorTest, WalksInGraphqlJsOrder) {
-  auto document = MustParse("query ($v: Int) @d(a: 1) { f(x: [1]) }");
-  OrderRecorder recorder;
-  ast::Walk(*document, &recorder);
-  EXPECT_THAT(
-      recorder.events,
-      ElementsAre("+OperationDefinition", "+VariableDefinition", "+Variable", "-Variable",
-                  "+NamedType", "-NamedType", "-VariableDefinition", "+Directive", "+SelectionSet",
-                  "+Field", "+Argument", "+ListValue", "+IntValue", "-IntValue", "-ListValue",
-                  "-Argument", "-Field", "-SelectionSet", "-OperationDefinition"));
-  EXPECT_EQ(recorder.depths[0], 0u);
-  EXPECT_EQ(recorder.depths[2], 2u);  // Variable inside VariableDefinition inside the operation
 }
 
 }  // namespace

@@ -2,43 +2,36 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include <memory>
 #include <string>
+#include <string_view>
 
-#include "core/graphql/type/build_schema.h"
+#include "tests/unit/graphql/test_engine.h"
 
 namespace netgraph::graphql {
 namespace {
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream file(std::string(NETGRAPH_SOURCE_DIR) + "/" + path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+using test::ReadSourceFile;
 
-std::string PrintBuilt(std::string sdl) {
-  std::vector<Error> errors;
-  auto schema = BuildSchema(std::move(sdl), &errors);
-  EXPECT_NE(schema, nullptr) << (errors.empty() ? "" : errors[0].message);
+std::string PrintBuilt(std::string_view sdl) {
+  std::unique_ptr<const Schema> schema = test::MustBuildSchema(sdl);
   return schema == nullptr ? std::string() : PrintSchema(*schema);
 }
 
 // The expected files hold graphql-js's output, which ends with no newline.
 std::string Expected(const std::string& path) {
-  std::string text = ReadFile(path);
+  std::string text = ReadSourceFile(path);
   while (!text.empty() && text.back() == '\n') text.pop_back();
   return text;
 }
 
 TEST(SchemaPrinterTest, PrintsTheServiceSchemaAsGraphqlJs) {
-  EXPECT_EQ(PrintBuilt(ReadFile("core/api/schema.graphql")),
+  EXPECT_EQ(PrintBuilt(ReadSourceFile("core/api/schema.graphql")),
             Expected("tests/unit/graphql/testdata/service_schema_printed.graphql"));
 }
 
 TEST(SchemaPrinterTest, PrintsEveryConstructAsGraphqlJs) {
-  EXPECT_EQ(PrintBuilt(ReadFile("tests/unit/graphql/testdata/rich_schema.graphql")),
+  EXPECT_EQ(PrintBuilt(ReadSourceFile("tests/unit/graphql/testdata/rich_schema.graphql")),
             Expected("tests/unit/graphql/testdata/rich_schema_printed.graphql"));
 }
 

@@ -3,31 +3,19 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "core/graphql/language/parser.h"
 #include "core/graphql/type/build_schema.h"
+#include "tests/unit/graphql/test_engine.h"
 
 namespace netgraph::graphql {
 namespace {
 
 using ::testing::ElementsAre;
 
-std::string ReadServiceSchema() {
-  std::ifstream file(std::string(NETGRAPH_SOURCE_DIR) + "/core/api/schema.graphql");
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-std::unique_ptr<const Schema> MustBuild(std::string sdl) {
-  std::vector<Error> errors;
-  auto schema = BuildSchema(std::move(sdl), &errors);
-  EXPECT_NE(schema, nullptr) << (errors.empty() ? "" : errors[0].message);
-  return schema;
-}
+using test::MustBuildSchema;
+using test::ReadSourceFile;
 
 std::vector<std::string> Names(const std::vector<const NamedType*>& types) {
   std::vector<std::string> names;
@@ -36,7 +24,7 @@ std::vector<std::string> Names(const std::vector<const NamedType*>& types) {
 }
 
 TEST(SchemaTest, LoadsTheServiceSchema) {
-  auto schema = MustBuild(ReadServiceSchema());
+  auto schema = MustBuildSchema(ReadSourceFile("core/api/schema.graphql"));
   ASSERT_NE(schema, nullptr);
   ASSERT_NE(schema->query_type(), nullptr);
   EXPECT_EQ(schema->query_type()->name, "Query");
@@ -75,7 +63,7 @@ TEST(SchemaTest, LoadsTheServiceSchema) {
 }
 
 TEST(SchemaTest, OrdersTypesAsGraphqlJsTypeMap) {
-  auto schema = MustBuild(ReadServiceSchema());
+  auto schema = MustBuildSchema(ReadSourceFile("core/api/schema.graphql"));
   ASSERT_NE(schema, nullptr);
   EXPECT_THAT(
       Names(schema->types()),
@@ -92,7 +80,7 @@ TEST(SchemaTest, OrdersTypesAsGraphqlJsTypeMap) {
 }
 
 TEST(SchemaTest, HoldsOnlyReferencedBuiltInTypes) {
-  auto schema = MustBuild("type Query { a: String }");
+  auto schema = MustBuildSchema("type Query { a: String }");
   ASSERT_NE(schema, nullptr);
   EXPECT_NE(schema->FindType("String"), nullptr);
   EXPECT_NE(schema->FindType("Boolean"), nullptr);  // used by @include and introspection
@@ -104,7 +92,7 @@ TEST(SchemaTest, HoldsOnlyReferencedBuiltInTypes) {
 }
 
 TEST(SchemaTest, ProvidesTheBuiltInDirectives) {
-  auto schema = MustBuild("type Query { a: Int }\ndirective @mine on FIELD");
+  auto schema = MustBuildSchema("type Query { a: Int }\ndirective @mine on FIELD");
   ASSERT_NE(schema, nullptr);
   std::vector<std::string> names;
   for (const Directive* directive : schema->directives()) names.emplace_back(directive->name);
@@ -126,7 +114,7 @@ TEST(SchemaTest, ProvidesTheBuiltInDirectives) {
 }
 
 TEST(SchemaTest, ExposesIntrospectionTypesOfSeptember2025) {
-  auto schema = MustBuild("type Query { a: Int }");
+  auto schema = MustBuildSchema("type Query { a: Int }");
   ASSERT_NE(schema, nullptr);
   const NamedType* type = schema->FindType("__Type");
   ASSERT_NE(type, nullptr);
@@ -153,7 +141,7 @@ TEST(SchemaTest, ExposesIntrospectionTypesOfSeptember2025) {
 }
 
 TEST(SchemaTest, FindsMetaFieldsWhereGraphqlJsDoes) {
-  auto schema = MustBuild(R"(
+  auto schema = MustBuildSchema(R"(
     type Query { a: Int u: U }
     type Obj { b: Int }
     union U = Obj
@@ -189,7 +177,7 @@ constexpr const char* kAbstractSdl = R"(
 )";
 
 TEST(SchemaTest, KnowsPossibleTypesAndSubtypes) {
-  auto schema = MustBuild(kAbstractSdl);
+  auto schema = MustBuildSchema(kAbstractSdl);
   ASSERT_NE(schema, nullptr);
   const NamedType& node = *schema->FindType("Node");
   const NamedType& named = *schema->FindType("Named");
@@ -219,7 +207,7 @@ TEST(SchemaTest, KnowsPossibleTypesAndSubtypes) {
 }
 
 TEST(SchemaTest, ComparesWrappedTypes) {
-  auto schema = MustBuild(kAbstractSdl);
+  auto schema = MustBuildSchema(kAbstractSdl);
   ASSERT_NE(schema, nullptr);
   TypeRef node(schema->FindType("Node"));
   TypeRef person(schema->FindType("Person"));
@@ -244,34 +232,8 @@ TEST(SchemaTest, ComparesWrappedTypes) {
   EXPECT_FALSE(IsAbstractType(*schema->FindType("Person")));
 }
 
-TEST(TypeRefTest, WrapsAndUnwraps) {
-  NamedType named;
-  named.name = "T";
-  TypeRef type = TypeRef(&named).NonNullOf().ListOf().ListOf().NonNullOf();
-  EXPECT_EQ(type.ToString(), "[[T!]]!");
-  EXPECT_TRUE(type.is_non_null());
-  EXPECT_FALSE(type.is_list());
-  TypeRef nullable = type.Nullable();
-  EXPECT_TRUE(nullable.is_list());
-  EXPECT_EQ(nullable.ToString(), "[[T!]]");
-  EXPECT_EQ(nullable.OfType().ToString(), "[T!]");
-  EXPECT_EQ(nullable.OfType().OfType().ToString(), "T!");
-  EXPECT_EQ(nullable.OfType().OfType().OfType().ToString(), "T");
-  EXPECT_TRUE(nullable.OfType().OfType().OfType().is_named());
-  EXPECT_FALSE(TypeRef(&named).OfType().valid());
-  EXPECT_EQ(type.named(), &named);
-  EXPECT_EQ(TypeRef(&named).NonNullOf().NonNullOf(), TypeRef(&named).NonNullOf());
-
-  TypeRef deep(&named);
-  for (int i = 0; i < TypeRef::kMaxListDepth; ++i) deep = deep.ListOf().NonNullOf();
-  EXPECT_TRUE(deep.valid());
-  EXPECT_FALSE(deep.ListOf().valid());
-  for (int i = 0; i < TypeRef::kMaxListDepth; ++i) deep = deep.OfType().OfType();
-  EXPECT_EQ(deep, TypeRef(&named));
-}
-
 TEST(SchemaTest, ResolvesAstTypes) {
-  auto schema = MustBuild(kAbstractSdl);
+  auto schema = MustBuildSchema(kAbstractSdl);
   ASSERT_NE(schema, nullptr);
   Error error;
   auto document = Parse("query ($a: [Node!]!, $b: Nope, $c: [Int]) { a }", {}, &error);
@@ -286,7 +248,7 @@ TEST(SchemaTest, ResolvesAstTypes) {
 }
 
 TEST(SchemaTest, AppliesDirectivesAndExtensions) {
-  auto schema = MustBuild(R"(
+  auto schema = MustBuildSchema(R"(
     type Query { a: Int @deprecated b: Int @deprecated(reason: "use a") c(x: Int @deprecated): Int }
     extend type Query { d: String }
     enum E { ONE TWO @deprecated }
@@ -321,13 +283,13 @@ TEST(SchemaTest, AppliesDirectivesAndExtensions) {
 }
 
 TEST(SchemaTest, UsesDefaultRootNamesOrTheSchemaDefinition) {
-  auto by_name = MustBuild("type Query { a: Int } type Mutation { b: Int }");
+  auto by_name = MustBuildSchema("type Query { a: Int } type Mutation { b: Int }");
   ASSERT_NE(by_name, nullptr);
   EXPECT_EQ(by_name->mutation_type()->name, "Mutation");
   EXPECT_EQ(by_name->subscription_type(), nullptr);
   EXPECT_EQ(by_name->ast(), nullptr);
 
-  auto explicit_roots = MustBuild(
+  auto explicit_roots = MustBuildSchema(
       "schema { query: Root } extend schema { mutation: Mutation } type Root { a: Int } "
       "type Query { b: Int } type Mutation { c: Int }");
   ASSERT_NE(explicit_roots, nullptr);
@@ -338,7 +300,7 @@ TEST(SchemaTest, UsesDefaultRootNamesOrTheSchemaDefinition) {
 }
 
 TEST(SchemaTest, CoercesDefaultValues) {
-  auto schema = MustBuild(R"(
+  auto schema = MustBuildSchema(R"(
     type Query { f(
       a: [Int] = 1, b: Float = 1, c: ID = 5, d: E = TWO, e: In = {y: "s"}, f: Int = "bad",
       g: Custom = {k: [1, "x"]}): Int }

@@ -1,145 +1,17 @@
-// Every kind of schema error BuildSchema reports, with graphql-js 16's message and locations
-// (the expectations were taken from graphql-js's buildASTSchema + validateSchema on the same
-// SDL).
+// core/graphql/type/schema_validation.cc: every kind of error graphql-js 16's validateSchema
+// reports, with its message and locations (taken from graphql-js on the same SDL). The SDL rules'
+// errors are tested with each rule (tests/unit/graphql/validation/).
 #include <gtest/gtest.h>
 
-#include <string>
 #include <vector>
 
-#include "core/graphql/type/build_schema.h"
+#include "tests/unit/graphql/validation/validation_cases.h"
 
 namespace netgraph::graphql {
 namespace {
 
-struct ExpectedError {
-  std::string message;
-  std::vector<std::pair<int, int>> locations;  // line, column
-};
-
-struct SchemaErrorCase {
-  std::string name;
-  std::string sdl;
-  std::vector<ExpectedError> errors;
-};
-
-class SchemaErrorTest : public ::testing::TestWithParam<SchemaErrorCase> {};
-
-TEST_P(SchemaErrorTest, ReportsGraphqlJsErrors) {
-  const SchemaErrorCase& test_case = GetParam();
-  std::vector<Error> errors;
-  EXPECT_EQ(BuildSchema(test_case.sdl, &errors), nullptr);
-  ASSERT_EQ(errors.size(), test_case.errors.size());
-  for (std::size_t i = 0; i < errors.size(); ++i) {
-    EXPECT_EQ(errors[i].message, test_case.errors[i].message);
-    std::vector<std::pair<int, int>> locations;
-    for (const SourceLocation& location : errors[i].locations) {
-      locations.emplace_back(location.line, location.column);
-    }
-    EXPECT_EQ(locations, test_case.errors[i].locations) << errors[i].message;
-  }
-}
-
-std::vector<SchemaErrorCase> Cases() {
+std::vector<ValidationCase> SchemaCases() {
   return {
-      {"SyntaxError",
-       "type Query { a: }",
-       {
-           {"Syntax Error: Expected Name, found \"}\".", {{1, 17}}},
-       }},
-      {"LoneSchemaDefinition",
-       "type Query { a: Int }\nschema { query: Query }\nschema { query: Query }",
-       {
-           {"Must provide only one schema definition.", {{3, 1}}},
-           {"There can be only one query type in schema.", {{2, 10}, {3, 10}}},
-       }},
-      {"UniqueOperationTypes",
-       "type Query { a: Int }\nschema { query: Query query: Query }",
-       {
-           {"There can be only one query type in schema.", {{2, 10}, {2, 23}}},
-       }},
-      {"UniqueTypeNames",
-       "type Query { a: Int }\ntype Query { b: Int }",
-       {
-           {"There can be only one type named \"Query\".", {{1, 6}, {2, 6}}},
-       }},
-      {"UniqueEnumValueNames",
-       "type Query { a: Int }\nenum E { A A }",
-       {
-           {"Enum value \"E.A\" can only be defined once.", {{2, 10}, {2, 12}}},
-       }},
-      {"UniqueFieldDefinitionNames",
-       "type Query { a: Int }\ntype T { a: Int a: String }",
-       {
-           {"Field \"T.a\" can only be defined once.", {{2, 10}, {2, 17}}},
-       }},
-      {"UniqueArgumentDefinitionNames",
-       "type Query { a: Int }\ntype T { a(x: Int, x: Int, x: String): Int }",
-       {
-           {"Argument \"T.a(x:)\" can only be defined once.", {{2, 12}, {2, 20}, {2, 28}}},
-       }},
-      {"UniqueDirectiveNames",
-       "type Query { a: Int }\ndirective @d on FIELD\ndirective @d on QUERY",
-       {
-           {"There can be only one directive named \"@d\".", {{2, 12}, {3, 12}}},
-       }},
-      {"KnownTypeNames",
-       "type Query { a: Int }\ntype T { a: Quer b: Strin }",
-       {
-           {"Unknown type \"Quer\". Did you mean \"Query\"?", {{2, 13}}},
-           {"Unknown type \"Strin\". Did you mean \"String\"?", {{2, 21}}},
-       }},
-      {"KnownDirectives",
-       "type Query { a: Int }\ntype T @unknown { a: Int }\nscalar S @deprecated",
-       {
-           {"Unknown directive \"@unknown\".", {{2, 8}}},
-           {"Directive \"@deprecated\" may not be used on SCALAR.", {{3, 10}}},
-       }},
-      {"UniqueDirectivesPerLocation",
-       "type Query { a: Int }\ntype T { a: Int @deprecated @deprecated }",
-       {
-           {"The directive \"@deprecated\" can only be used once at this location.",
-            {{2, 17}, {2, 29}}},
-       }},
-      {"PossibleTypeExtensions",
-       "type Query { a: Int }\nextend type Nope { a: Int }\nscalar S\nextend type S @deprecated",
-       {
-           {"Cannot extend type \"Nope\" because it is not defined.", {{2, 13}}},
-           {"Cannot extend non-object type \"S\".", {{3, 1}, {4, 1}}},
-           {"Directive \"@deprecated\" may not be used on OBJECT.", {{4, 15}}},
-       }},
-      {"KnownArgumentNamesOnDirectives",
-       "type Query { a: Int }\ntype T { a: Int @deprecated(reasn: \"x\") }",
-       {
-           {"Unknown argument \"reasn\" on directive \"@deprecated\". Did you mean \"reason\"?",
-            {{2, 29}}},
-       }},
-      {"UniqueArgumentNames",
-       "type Query { a: Int }\ntype T { a: Int @deprecated(reason: \"x\", reason: \"y\") }",
-       {
-           {"There can be only one argument named \"reason\".", {{2, 29}, {2, 42}}},
-       }},
-      {"UniqueInputFieldNames",
-       "type Query { a: Int }\ntype T { a(x: I = {a: 1, a: 2}): Int } input I { a: Int }",
-       {
-           {"There can be only one input field named \"a\".", {{2, 20}, {2, 26}}},
-       }},
-      {"ProvidedRequiredArgumentsOnDirectives",
-       "type Query { a: Int }\nscalar S @specifiedBy",
-       {
-           {"Directive \"@specifiedBy\" argument \"url\" of type \"String!\" is required, but it "
-            "was not provided.",
-            {{2, 10}}},
-       }},
-      {"DirectiveArgumentValue",
-       "type Query { a: Int }\ntype T { a: Int @deprecated(reason: 123) }",
-       {
-           {"Argument \"reason\" has invalid value 123.", {{2, 37}}},
-       }},
-      {"NonNullDirectiveArgument",
-       "type Query { a: Int }\nscalar S @specifiedBy(url: null)",
-       {
-           {"Argument \"url\" of non-null type \"String!\" must not be null.", {{2, 28}}},
-       }},
       {"MissingQueryRoot",
        "type Foo { a: Int }",
        {
@@ -259,20 +131,12 @@ std::vector<SchemaErrorCase> Cases() {
            {"Cannot reference Input Object \"C\" within itself through a series of non-null "
             "fields: \"c\".",
             {{4, 11}}},
-       }}};
+       }},
+  };
 }
 
-std::string CaseName(const ::testing::TestParamInfo<SchemaErrorCase>& param_info) {
-  return param_info.param.name;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllKinds, SchemaErrorTest, ::testing::ValuesIn(Cases()), CaseName);
-
-TEST(SchemaErrorTest, AcceptsAValidSchema) {
-  std::vector<Error> errors;
-  EXPECT_NE(BuildSchema("type Query { a: Int }", &errors), nullptr);
-  EXPECT_TRUE(errors.empty());
-}
+INSTANTIATE_TEST_SUITE_P(SchemaValidation, SdlValidationTest, ::testing::ValuesIn(SchemaCases()),
+                         CaseName);
 
 }  // namespace
 }  // namespace netgraph::graphql

@@ -1,5 +1,5 @@
-// graphql-js's maxErrors cut-off and MaxIntrospectionDepthRule, netgraph's depth and alias limits,
-// and documents built to make validation slow (OverlappingFieldsCanBeMerged above all).
+// core/graphql/validation/validate.cc: graphql-js's maxErrors cut-off, and documents built to make
+// validation slow (OverlappingFieldsCanBeMerged above all).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -15,12 +15,6 @@ std::string Repeat(const std::string& text, int times) {
   std::string result;
   for (int i = 0; i < times; ++i) result += text;
   return result;
-}
-
-std::vector<std::string> Messages(const std::vector<Error>& errors) {
-  std::vector<std::string> messages;
-  for (const Error& error : errors) messages.push_back(error.message);
-  return messages;
 }
 
 TEST(MaxErrorsTest, StopsAfterTheLimitWithGraphqlJsMessage) {
@@ -51,84 +45,6 @@ TEST(MaxErrorsTest, ExactlyTheLimitIsNotCut) {
   ValidationOptions options;
   options.max_errors = 3;
   EXPECT_EQ(ErrorsOf(document, options).size(), 3u);
-}
-
-TEST(MaxIntrospectionDepthTest, ReportsListsNestedThreeDeep) {
-  const std::string deep =
-      "{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }";
-  std::vector<Error> errors = ErrorsOf(deep);
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].message, "Maximum introspection depth exceeded");
-  EXPECT_EQ(errors[0].locations[0].column, 3);
-
-  EXPECT_TRUE(ErrorsOf("{ __schema { types { fields { type { fields { name } } } } } }").empty());
-  ValidationOptions stricter;
-  stricter.max_introspection_depth = 2;
-  EXPECT_EQ(
-      ErrorsOf("{ __schema { types { fields { type { fields { name } } } } } }", stricter).size(),
-      1u);
-}
-
-TEST(MaxIntrospectionDepthTest, FollowsFragmentsOnceEach) {
-  // Each fragment spreads the next twice: 2^40 paths, one answer per fragment and depth.
-  std::string document = "{ __type(name: \"Dog\") { ...F0 } }\n";
-  for (int i = 0; i < 40; ++i) {
-    document += "fragment F" + std::to_string(i) + " on __Type { ofType { ...F" +
-                std::to_string(i + 1) + " } name ...F" + std::to_string(i + 1) + " }\n";
-  }
-  document +=
-      "fragment F40 on __Type { fields { type { interfaces { possibleTypes { name } } } } }\n";
-  std::vector<Error> errors = ErrorsOf(document);
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].message, "Maximum introspection depth exceeded");
-}
-
-TEST(MaxDepthTest, ReportsOperationsNestedTooDeep) {
-  ValidationOptions options;
-  options.max_depth = 3;
-  EXPECT_TRUE(ErrorsOf("{ dog { owner { name } } }", options).empty());
-  std::vector<Error> errors =
-      ErrorsOf("query Deep { dog { friends { owner { name } } } }", options);
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].message, "Query depth 4 exceeds the maximum of 3.");
-  EXPECT_EQ(errors[0].locations[0].line, 1);
-  EXPECT_EQ(errors[0].locations[0].column, 1);
-}
-
-TEST(MaxDepthTest, FollowsFragmentsAndIgnoresIntrospection) {
-  ValidationOptions options;
-  options.max_depth = 2;
-  EXPECT_EQ(Messages(ErrorsOf("{ dog { ...F } }\nfragment F on Dog { owner { name } }", options)),
-            std::vector<std::string>{"Query depth 3 exceeds the maximum of 2."});
-  EXPECT_TRUE(ErrorsOf("{ __schema { types { fields { type { name } } } } dog { name } }", options)
-                  .empty());
-  EXPECT_TRUE(ErrorsOf("{ dog { __typename owner { __typename } } }", options).empty());
-}
-
-TEST(MaxDepthTest, FragmentCyclesEndAndAreReportedOnce) {
-  ValidationOptions options;
-  options.max_depth = 5;
-  std::vector<Error> errors =
-      ErrorsOf("{ dog { ...A } }\nfragment A on Dog { friends { ...A } }", options);
-  EXPECT_EQ(Messages(errors),
-            std::vector<std::string>{"Cannot spread fragment \"A\" within itself."});
-}
-
-TEST(MaxDepthTest, OffByDefault) {
-  EXPECT_TRUE(ErrorsOf("{ dog { friends { friends { friends { friends { name } } } } } }").empty());
-}
-
-TEST(MaxAliasesTest, CountsAliasesWhereFragmentsAreSpread) {
-  ValidationOptions options;
-  options.max_aliases = 3;
-  EXPECT_EQ(ErrorsOf("{ a: dog { n: name } b: dog { n: name } }", options).size(), 1u);
-  EXPECT_TRUE(ErrorsOf("{ a: dog { n: name } b: dog { name } }", options).empty());
-  std::vector<Error> errors =
-      ErrorsOf("query Q { dog { ...F ...F } }\nfragment F on Dog { x: name y: legs }", options);
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].message, "Query has 4 aliases, which exceeds the maximum of 3.");
-  EXPECT_TRUE(
-      ErrorsOf("query Q { dog { ...F ...F } }\nfragment F on Dog { x: name y: legs }").empty());
 }
 
 // Validates a document built to be slow to validate (graphql-js takes seconds on these), expecting

@@ -6,6 +6,7 @@
 
 #include "core/graphql/language/parser.h"
 #include "core/graphql/type/build_schema.h"
+#include "tests/unit/graphql/test_engine.h"
 
 namespace netgraph::graphql {
 
@@ -49,12 +50,7 @@ type Subscription { dogAdded: Dog personAdded: Person }
 }  // namespace
 
 const Schema& TestSchema() {
-  static const Schema* schema = [] {
-    std::vector<Error> errors;
-    std::unique_ptr<const Schema> built = BuildSchema(kTestSchema, &errors);
-    EXPECT_TRUE(errors.empty()) << errors[0].message;
-    return built.release();
-  }();
+  static const Schema* schema = [] { return test::MustBuildSchema(kTestSchema).release(); }();
   return *schema;
 }
 
@@ -65,8 +61,15 @@ std::vector<Error> ErrorsOf(const std::string& document, const ValidationOptions
   return Validate(TestSchema(), *parsed, options);
 }
 
-void ExpectCase(const ValidationCase& test_case) {
-  std::vector<Error> errors = ErrorsOf(test_case.document);
+std::vector<std::string> Messages(const std::vector<Error>& errors) {
+  std::vector<std::string> messages;
+  for (const Error& error : errors) messages.push_back(error.message);
+  return messages;
+}
+
+namespace {
+
+void ExpectErrors(const std::vector<Error>& errors, const ValidationCase& test_case) {
   ASSERT_EQ(errors.size(), test_case.errors.size())
       << test_case.document << "\nfirst error: " << (errors.empty() ? "" : errors[0].message);
   for (std::size_t i = 0; i < errors.size(); ++i) {
@@ -77,6 +80,18 @@ void ExpectCase(const ValidationCase& test_case) {
     }
     EXPECT_EQ(locations, test_case.errors[i].locations) << errors[i].message;
   }
+}
+
+}  // namespace
+
+TEST_P(DocumentValidationTest, ReportsGraphqlJsErrors) {
+  ExpectErrors(ErrorsOf(GetParam().document), GetParam());
+}
+
+TEST_P(SdlValidationTest, ReportsGraphqlJsErrors) {
+  std::vector<Error> errors;
+  EXPECT_EQ(BuildSchema(GetParam().document, &errors), nullptr);
+  ExpectErrors(errors, GetParam());
 }
 
 }  // namespace netgraph::graphql

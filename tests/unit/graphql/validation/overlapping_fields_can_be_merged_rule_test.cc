@@ -1,4 +1,5 @@
-// Field selection merging: different fields, arguments, types, subfields, fragments.
+// core/graphql/validation/overlapping_fields_can_be_merged_rule.cc: documents with the errors
+// graphql-js 16 reports for them.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -8,7 +9,7 @@
 namespace netgraph::graphql {
 namespace {
 
-std::vector<ValidationCase> OverlappingFieldsCases() {
+std::vector<ValidationCase> DocumentCases() {
   return {
       {"OverlappingFieldsAccepted",
        R"gql({ dog { name name n: name ...F ... on Dog { name } } animal { ... on Dog {
@@ -80,12 +81,8 @@ fragment C on Person { name })gql",
   };
 }
 
-class OverlappingFieldsTest : public ::testing::TestWithParam<ValidationCase> {};
-
-TEST_P(OverlappingFieldsTest, ReportsGraphqlJsErrors) { ExpectCase(GetParam()); }
-
-INSTANTIATE_TEST_SUITE_P(Rules, OverlappingFieldsTest,
-                         ::testing::ValuesIn(OverlappingFieldsCases()), CaseName);
+INSTANTIATE_TEST_SUITE_P(OverlappingFieldsCanBeMergedRule, DocumentValidationTest,
+                         ::testing::ValuesIn(DocumentCases()), CaseName);
 
 }  // namespace
 }  // namespace netgraph::graphql
