@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import { claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
 import { baseUrl, graphql, isAlive, readPid, stackStart, waitFor } from '../support/stack.mjs';
-import { networkUpdate, publish, uniqueMarker } from '../e2e/ws-support.mjs';
+import { networkUpdate, publish, uniqueMarker } from '../support/websocket.mjs';
 import { launchBrowser, openPage, screenshot } from './browser.mjs';
 
 const GRAPH_LIMIT = 1000;   // the page's networkGraph limit (web/graph.js)

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
 import { graphqlUrl } from '../support/stack.mjs';
-import { networkUpdate, publish, uniqueMarker } from '../e2e/ws-support.mjs';
+import { networkUpdate, publish, uniqueMarker } from '../support/websocket.mjs';
 import { launchBrowser, openPage, screenshot } from './browser.mjs';
 
 let browser;

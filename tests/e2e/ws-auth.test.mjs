@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { claimsFor, devKey, now, signJwt, tokenFor } from '../support/jwt.mjs';
-import { RawSocket } from './ws-support.mjs';
+import { RawSocket } from '../support/websocket.mjs';
 
 const portfolioQuery = '{ getUserPortfolio { success error } }';
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import { claim, issueVouchers, newUser, randomWallet, RFC3339_UTC } from '../support/api.mjs';
-import { graphqlWsClient, subscribe } from './ws-support.mjs';
+import { graphqlWsClient, subscribe } from '../support/websocket.mjs';
 
 const query = `subscription {
   networkUpdated {

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLAIM, issueVouchers, newUser, portfolio, randomWallet } from '../support/api.mjs';
 import { lockUserRow } from '../support/postgres.mjs';
-import { RawSocket } from './ws-support.mjs';
+import { RawSocket } from '../support/websocket.mjs';
 
 const claims = 3;
 

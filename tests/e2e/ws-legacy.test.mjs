@@ -1,7 +1,7 @@
 // The legacy graphql-ws subprotocol (subscriptions-transport-ws) through nginx.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RawSocket, mentionsAny, publishUntilReceived } from './ws-support.mjs';
+import { RawSocket, mentionsAny, publishUntilReceived } from '../support/websocket.mjs';
 
 const legacy = () => new RawSocket('graphql-ws');
 

@@ -8,7 +8,7 @@ import { openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
 import { isAlive, readPid, repo, runDir, stackStart, waitFor } from '../support/stack.mjs';
-import { graphqlWsClient, networkUpdatedQuery, RawSocket, subscribe } from './ws-support.mjs';
+import { graphqlWsClient, networkUpdatedQuery, RawSocket, subscribe } from '../support/websocket.mjs';
 
 const MiB = 1024 * 1024;
 // docs/operations.md: the subscriptions' documents keep netgraph-ws within 64 MiB of its idle size.

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import {
   RawSocket, graphqlWsClient, subscribe, wsUrl,
-} from './ws-support.mjs';
+} from '../support/websocket.mjs';
 
 async function closedWith(socket, code, reason) {
   const closed = await socket.closedWithin(10000);

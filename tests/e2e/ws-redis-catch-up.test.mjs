@@ -9,7 +9,7 @@ import { readPid, waitFor } from '../support/stack.mjs';
 import {
   RawSocket, graphqlWsClient, mentionsAny, publishUntilReceived, startRedis, stopRedis, subscribe,
   uniqueMarker,
-} from './ws-support.mjs';
+} from '../support/websocket.mjs';
 
 const query = 'subscription { networkUpdated { nodes { id type } } }';
 const perProtocol = 4;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
 import { psql } from '../support/postgres.mjs';
 import { openUpdate, publishRaw, subscribe as subscribeToRedis } from '../support/redis.mjs';
-import { RawSocket, graphChannel, mentionsAny, publishUntilReceived, redisUrl } from './ws-support.mjs';
+import { RawSocket, graphChannel, mentionsAny, publishUntilReceived, redisUrl } from '../support/websocket.mjs';
 
 const query = 'subscription { networkUpdated { nodes { id type } } }';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import {
   RawSocket, mentionsAny, networkUpdate, publish, publishUntilDelivered, publishUntilReceived,
   restartRedis, uniqueMarker,
-} from './ws-support.mjs';
+} from '../support/websocket.mjs';
 
 const clientCount = 100;
 

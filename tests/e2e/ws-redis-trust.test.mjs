@@ -12,7 +12,7 @@ import { claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs'
 import { isAlive, readPid, repo, runDir, waitFor } from '../support/stack.mjs';
 import {
   RawSocket, mentionsAny, networkUpdate, publish, publishUntilReceived, redisUrl, uniqueMarker,
-} from './ws-support.mjs';
+} from '../support/websocket.mjs';
 
 const wsLog = path.join(runDir, 'logs', 'ws.log');
 const otherKey = randomBytes(32);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import {
   RawSocket, graphqlWsClient, mentionsAny, networkUpdate, networkUpdatedQuery, publish,
   publishUntilReceived, subscribe, uniqueMarker,
-} from './ws-support.mjs';
+} from '../support/websocket.mjs';
 
 test('a networkUpdated subscriber receives an update published to Redis', async () => {
   const client = graphqlWsClient();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { CLAIM, claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
 import { now, tokenFor } from '../support/jwt.mjs';
 import WebSocket from 'ws';
-import { RawSocket } from './ws-support.mjs';
+import { RawSocket } from '../support/websocket.mjs';
 
 const leewaySeconds = Number(process.env.NETGRAPH_JWT_LEEWAY_SECONDS ?? 60);
 const portfolioQuery = '{ getUserPortfolio { success error } }';

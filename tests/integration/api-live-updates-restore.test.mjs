@@ -11,7 +11,7 @@ import path from 'node:path';
 import { claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
 import { psql } from '../support/postgres.mjs';
 import { runDir } from '../support/stack.mjs';
-import { graphqlWsClient, subscribe } from '../e2e/ws-support.mjs';
+import { graphqlWsClient, subscribe } from '../support/websocket.mjs';
 
 const query = 'subscription { networkUpdated { nodes { id type } } }';
 

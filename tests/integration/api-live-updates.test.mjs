@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { isAlive, readPid, stackStart, waitFor } from '../support/stack.mjs';
 import { openUpdate, subscribe } from '../support/redis.mjs';
-import { graphqlWsClient, subscribe as subscribeOverWebSocket } from '../e2e/ws-support.mjs';
+import { graphqlWsClient, subscribe as subscribeOverWebSocket } from '../support/websocket.mjs';
 import { claim, issueVouchers, newUser, randomWallet, RFC3339_UTC } from '../support/api.mjs';
 
 const CHANNEL = 'netgraph:graph';

@@ -14,7 +14,7 @@ import { graphql, readPid, runDir, waitFor } from '../support/stack.mjs';
 import { claimsFor } from '../support/jwt.mjs';
 import { PORTFOLIO } from '../support/api.mjs';
 import { makeCertificates, signingKey, startJwksServer } from '../support/jwks-server.mjs';
-import { connectionOutcome } from '../e2e/ws-support.mjs';
+import { connectionOutcome } from '../support/websocket.mjs';
 
 const configFile = path.join(runDir, 'stack.env');
 const original = readFileSync(configFile, 'utf8');

@@ -14,7 +14,7 @@ import { PORTFOLIO } from '../support/api.mjs';
 import { loadLoop } from '../support/load-loop.mjs';
 import {
   connectionOutcome, graphqlWsClient, networkUpdatedQuery, publishUntilReceived, subscribe,
-} from '../e2e/ws-support.mjs';
+} from '../support/websocket.mjs';
 
 const configFile = path.join(runDir, 'stack.env');
 const original = readFileSync(configFile, 'utf8');
