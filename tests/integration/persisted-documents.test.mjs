@@ -5,12 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { graphqlUrl, runDir } from '../support/stack.mjs';
+import { graphqlUrl, isAlive, readPid, repo, runDir, stackStart, waitFor } from '../support/stack.mjs';
 import { psql } from '../support/postgres.mjs';
 import { startPool } from '../support/pool.mjs';
 import { fastcgiRequest } from '../support/fastcgi.mjs';
+import { mentionsAny, networkUpdatedQuery, publishUntilReceived, RawSocket } from '../support/websocket.mjs';
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
@@ -175,4 +177,109 @@ test('with a trusted manifest only its documents run, by hash or by text, and no
     assert.equal(refused.data, undefined);
   }
   assert.equal(psql(`SELECT count(*) FROM persisted_documents WHERE sha256_hash = '${sha256(other)}'`), '0');
+});
+
+// The two subprotocols: how an operation is started, and the message types of its outcome.
+const PROTOCOLS = [
+  { name: 'graphql-transport-ws', start: 'subscribe', result: 'next' },
+  { name: 'graphql-ws', start: 'start', result: 'data' },
+];
+
+// Starts operation `id` with `payload` on `socket` and resolves to its one result's payload, once
+// the operation completed.
+async function runOverSocket(socket, protocol, id, payload) {
+  socket.send({ id, type: protocol.start, payload });
+  const result = await socket.next((m) => m.id === id && m.type !== 'complete');
+  assert.equal(result.type, protocol.result, JSON.stringify(result));
+  await socket.next((m) => m.id === id && m.type === 'complete');
+  return result.payload;
+}
+
+for (const protocol of PROTOCOLS) {
+  test(`WebSocket (${protocol.name}): the APQ round trip for a query, and a subscription by its hash`, async () => {
+    const socket = new RawSocket(protocol.name);
+    await socket.init({});
+    try {
+      const query = freshDocument();
+      const hash = sha256(query);
+      // A result with the error (not an error message, which would end the operation for the
+      // client's link): Apollo Client's persisted query link then sends the text.
+      const missing = await runOverSocket(socket, protocol, '1', { extensions: persisted(hash) });
+      assert.deepEqual(codes(missing), ['PERSISTED_QUERY_NOT_FOUND'], JSON.stringify(missing));
+      assert.deepEqual(await runOverSocket(socket, protocol, '2', { query, extensions: persisted(hash) }),
+        { data: { __typename: 'Query' } });
+      assert.equal(psql(`SELECT count(*) FROM persisted_documents WHERE sha256_hash = '${hash}'`), '1');
+      assert.deepEqual(await runOverSocket(socket, protocol, '3', { extensions: persisted(hash) }),
+        { data: { __typename: 'Query' } });
+
+      // A subscription registered over HTTP (it validates there; HTTP refuses to run it, but it is
+      // stored) starts by its hash alone, and its updates arrive.
+      const subscription = `${networkUpdatedQuery} # ${randomUUID()}`;
+      await post({ query: subscription, extensions: persisted(sha256(subscription)) });
+      socket.send({ id: '4', type: protocol.start, payload: { extensions: persisted(sha256(subscription)) } });
+      const update = await publishUntilReceived((markers) =>
+        socket.take((m) => m.id === '4' && m.type === protocol.result && mentionsAny(m, markers)));
+      assert.ok(update.payload.data.networkUpdated, JSON.stringify(update));
+    } finally {
+      await socket.close();
+    }
+  });
+}
+
+test('WebSocket: a hash that is not the text\'s is refused as an invalid message (4400)', async () => {
+  const socket = new RawSocket('graphql-transport-ws');
+  await socket.init({});
+  const query = freshDocument();
+  socket.send({ id: '1', type: 'subscribe', payload: { query, extensions: persisted(sha256(`${query} `)) } });
+  const closed = await socket.closedWithin();
+  assert.equal(closed.code, 4400);
+  assert.match(closed.reason, /Invalid message received/);
+});
+
+// netgraph-ws with the stack's settings and `overrides` in place of the stack's process, until the
+// test ends.
+async function replaceWs(t, overrides) {
+  const stackPid = readPid('ws.pid');
+  if (stackPid && isAlive(stackPid)) {
+    process.kill(stackPid, 'SIGTERM');
+    await waitFor(() => !isAlive(stackPid), { timeoutMs: 15000, what: 'netgraph-ws to stop' });
+  }
+  const binary = path.join(process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build'), 'bin', 'netgraph-ws');
+  const output = openSync(path.join(runDir, 'logs', 'ws-persisted.log'), 'w');
+  const child = spawn(binary, [], { env: { ...process.env, ...overrides }, stdio: ['ignore', output, output] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  t.after(async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    stackStart('ws');
+  });
+  await waitFor(async () => {
+    const probe = new RawSocket();
+    try { await probe.init(); await probe.close(); return true; } catch { return false; }
+  }, { timeoutMs: 20000, intervalMs: 200, what: 'netgraph-ws with a trusted manifest' });
+}
+
+test('WebSocket with a trusted manifest: listed documents run by hash or text, any other is refused', async (t) => {
+  const trusted = freshDocument();
+  const manifest = path.join(runDir, `trusted-ws-${randomUUID()}.json`);
+  writeFileSync(manifest, JSON.stringify({ [sha256(trusted)]: trusted }));
+  await replaceWs(t, { NETGRAPH_TRUSTED_DOCUMENTS: manifest });
+  for (const protocol of PROTOCOLS) {
+    const socket = new RawSocket(protocol.name);
+    await socket.init({});
+    try {
+      assert.deepEqual(await runOverSocket(socket, protocol, '1', { extensions: persisted(sha256(trusted)) }),
+        { data: { __typename: 'Query' } });
+      assert.deepEqual(await runOverSocket(socket, protocol, '2', { query: trusted }),
+        { data: { __typename: 'Query' } });
+      const other = freshDocument();
+      for (const [id, payload] of [['3', { query: other }], ['4', { extensions: persisted(sha256(other)) }],
+        ['5', { query: networkUpdatedQuery }]]) {
+        const refused = await runOverSocket(socket, protocol, id, payload);
+        assert.deepEqual(codes(refused), ['PERSISTED_QUERY_NOT_ALLOWED'], JSON.stringify(payload));
+      }
+    } finally {
+      await socket.close();
+    }
+  }
 });
