@@ -75,7 +75,8 @@ class PersistedDocuments {
 
   std::shared_ptr<const TrustedDocuments> trusted_;
   std::int64_t max_rows_;
-  // Hashes known to this process, evicted oldest first past the bounds below (persisted_documents.cc).
+  // Hashes known to this process, evicted oldest first past the bounds below
+  // (persisted_documents.cc).
   std::map<std::string, std::string, std::less<>> known_;
   std::deque<std::string> known_order_;
   std::size_t known_bytes_ = 0;

@@ -13,8 +13,8 @@
 namespace netgraph::api {
 
 std::string DocumentHash(std::string_view text) {
-  return crypto::HexEncode(crypto::Sha256(
-      std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())));
+  return crypto::HexEncode(
+      crypto::Sha256(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())));
 }
 
 bool IsDocumentHash(std::string_view hash) {
@@ -29,8 +29,7 @@ Result<TrustedDocuments> TrustedDocuments::Parse(std::string_view json) {
   nlohmann::json manifest = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
   if (manifest.is_discarded()) return Status::InvalidArgument("not valid JSON");
   if (!manifest.is_object()) {
-    return Status::InvalidArgument(
-        "not a JSON object mapping each document's SHA-256 to its text");
+    return Status::InvalidArgument("not a JSON object mapping each document's SHA-256 to its text");
   }
   TrustedDocuments trusted;
   for (auto& [hash, text] : manifest.items()) {

@@ -26,9 +26,9 @@ Result<std::optional<std::string>> FindPersistedDocument(Connection& db,
 
 Result<bool> InsertPersistedDocument(Connection& db, std::string_view sha256_hash,
                                      std::string_view document, std::int64_t max_rows) {
-  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kInsert, {std::string(sha256_hash),
-                                                        std::string(document),
-                                                        std::to_string(max_rows)}));
+  NETGRAPH_ASSIGN_OR_RETURN(
+      Rows rows,
+      db.Run(kInsert, {std::string(sha256_hash), std::string(document), std::to_string(max_rows)}));
   if (rows.empty()) return Status::Internal("persisted_documents: insert returned no row");
   return rows.Bool(0, 0);
 }

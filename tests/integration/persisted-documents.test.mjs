@@ -5,13 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { graphqlUrl, isAlive, readPid, repo, runDir, stackStart, waitFor } from '../support/stack.mjs';
 import { psql } from '../support/postgres.mjs';
 import { startPool } from '../support/pool.mjs';
 import { fastcgiRequest } from '../support/fastcgi.mjs';
+import { binDir, EX_CONFIG } from '../support/daemon.mjs';
 import { mentionsAny, networkUpdatedQuery, publishUntilReceived, RawSocket } from '../support/websocket.mjs';
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
@@ -179,6 +180,23 @@ test('with a trusted manifest only its documents run, by hash or by text, and no
   assert.equal(psql(`SELECT count(*) FROM persisted_documents WHERE sha256_hash = '${sha256(other)}'`), '0');
 });
 
+test('netgraph-fcgi reads the trusted manifest again on a reload (SIGHUP)', async (t) => {
+  const first = freshDocument();
+  const second = freshDocument();
+  const manifest = path.join(runDir, `trusted-reload-${randomUUID()}.json`);
+  writeFileSync(manifest, JSON.stringify({ [sha256(first)]: first }));
+  const pool = await startPool(t, 'persisted-reload', { NETGRAPH_TRUSTED_DOCUMENTS: manifest }, { workers: 1 });
+  assert.deepEqual(codes(await fastcgiPersisted(pool, { query: second })), ['PERSISTED_QUERY_NOT_ALLOWED']);
+
+  writeFileSync(manifest, JSON.stringify({ [sha256(second)]: second }));
+  process.kill(pool.pid, 'SIGHUP');
+  // The reload replaces the worker with one forked from the configuration read again: from then on
+  // the new manifest decides.
+  await waitFor(async () => (await fastcgiPersisted(pool, { query: second })).data?.__typename === 'Query',
+    { timeoutMs: 20000, intervalMs: 100, what: 'the reloaded manifest to let the second document run' });
+  assert.deepEqual(codes(await fastcgiPersisted(pool, { query: first })), ['PERSISTED_QUERY_NOT_ALLOWED']);
+});
+
 // The two subprotocols: how an operation is started, and the message types of its outcome.
 const PROTOCOLS = [
   { name: 'graphql-transport-ws', start: 'subscribe', result: 'next' },
@@ -281,5 +299,26 @@ test('WebSocket with a trusted manifest: listed documents run by hash or text, a
     } finally {
       await socket.close();
     }
+  }
+});
+
+test('--check-config names a trusted manifest that does not load, with the other problems, on both daemons', () => {
+  const bad = path.join(runDir, `trusted-bad-${randomUUID()}.json`);
+  // A key that is not its text's SHA-256 (a manifest written with hashAlgorithm 'sha1' looks so).
+  writeFileSync(bad, JSON.stringify({ [sha256('{ a }')]: '{ b }' }));
+  const good = path.join(runDir, `trusted-good-${randomUUID()}.json`);
+  writeFileSync(good, JSON.stringify({ [sha256('{ a }')]: '{ a }' }));
+  for (const binary of ['netgraph-fcgi', 'netgraph-ws']) {
+    const check = (env) => spawnSync(path.join(binDir, binary), ['--check-config'],
+      { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30000 });
+    const refused = check({ NETGRAPH_TRUSTED_DOCUMENTS: bad, NETGRAPH_MAX_DEPTH: 'deep' });
+    assert.equal(refused.status, EX_CONFIG, refused.stderr);
+    assert.match(refused.stderr, /NETGRAPH_TRUSTED_DOCUMENTS \(.*trusted-bad.*\): the entry [0-9a-f]{64} is not the SHA-256 of its text/);
+    assert.match(refused.stderr, /NETGRAPH_MAX_DEPTH must be an integer/);
+    const missing = check({ NETGRAPH_TRUSTED_DOCUMENTS: path.join(runDir, 'no-such-manifest.json') });
+    assert.equal(missing.status, EX_CONFIG, missing.stderr);
+    assert.match(missing.stderr, /NETGRAPH_TRUSTED_DOCUMENTS: cannot read/);
+    const accepted = check({ NETGRAPH_TRUSTED_DOCUMENTS: good });
+    assert.equal(accepted.status, 0, `${binary}: ${accepted.stderr}`);
   }
 });
