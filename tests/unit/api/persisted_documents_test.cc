@@ -197,5 +197,22 @@ TEST_F(PersistedDocumentsTest, AHashThatCannotBeLookedUpIsNotFoundSoTheClientSen
             kPersistedQueryNotFoundMessage);
 }
 
+TEST_F(PersistedDocumentsTest, WithoutADatabaseAnUnknownHashIsLeftForOneAndAKnownOneResolves) {
+  PersistedDocuments documents(nullptr, 10);
+  OperationRequest unknown;
+  unknown.persisted_hash = std::string(kQueryHash);
+  PersistedLookup lookup = documents.Resolve(nullptr, unknown);
+  EXPECT_TRUE(lookup.needs_database);
+  EXPECT_FALSE(lookup.refusal.has_value());
+  EXPECT_EQ(unknown.persisted_hash, std::string(kQueryHash)) << "kept for the database thread";
+
+  documents.Remember(std::string(kQueryHash), std::string(kQuery));
+  PersistedLookup known = documents.Resolve(nullptr, unknown);
+  EXPECT_FALSE(known.needs_database);
+  EXPECT_FALSE(known.refusal.has_value());
+  EXPECT_EQ(unknown.query, kQuery);
+  EXPECT_FALSE(unknown.persisted_hash.has_value());
+}
+
 }  // namespace
 }  // namespace netgraph::api
