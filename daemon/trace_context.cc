@@ -36,10 +36,10 @@ TraceContext JoinTrace(std::string_view traceparent) {
   // version "-" trace-id "-" parent-id "-" flags: 2 + 1 + 32 + 1 + 16 + 1 + 2.
   constexpr std::size_t kLength = 55;
   const std::string_view version = traceparent.substr(0, 2);
-  const bool valid_length = version == "00" ? traceparent.size() == kLength
-                                            : traceparent.size() == kLength ||
-                                                  (traceparent.size() > kLength &&
-                                                   traceparent[kLength] == '-');
+  const bool valid_length = version == "00"
+                                ? traceparent.size() == kLength
+                                : traceparent.size() == kLength ||
+                                      (traceparent.size() > kLength && traceparent[kLength] == '-');
   if (traceparent.size() >= kLength && valid_length && IsLowerHex(version) && version != "ff" &&
       traceparent[2] == '-' && traceparent[35] == '-' && traceparent[52] == '-') {
     const std::string_view trace_id = traceparent.substr(3, 32);
