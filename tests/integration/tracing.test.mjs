@@ -113,12 +113,24 @@ test('the slow-request line carries the trace too', async (t) => {
   assert.equal(slow.span_id, span);
 });
 
-test('browsers on an allowed origin may read X-Request-Id, Retry-After, traceresponse and ETag', async () => {
+test('browsers on an allowed origin may read X-Request-Id, Retry-After, traceresponse and ETag, on nginx\'s 413 too', async () => {
   const response = await fetch(`${graphqlUrl}?query=${encodeURIComponent('{ __typename }')}`, { headers: { origin: allowedOrigin } });
   assert.equal(response.headers.get('access-control-allow-origin'), allowedOrigin);
   assert.equal(response.headers.get('access-control-expose-headers'), 'X-Request-Id, Retry-After, traceresponse, ETag');
   const refused = await fetch(graphqlUrl, { method: 'POST', headers: { origin: refusedOrigin, 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
   assert.equal(refused.headers.get('access-control-expose-headers'), null);
+
+  // nginx's own 413 (a body over client_max_body_size) carries them too, for the allowed origin.
+  const tooLarge = (origin) => fetch(graphqlUrl, {
+    method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: 'x'.repeat(2 * 1024 * 1024),
+  });
+  const large = await tooLarge(allowedOrigin);
+  assert.equal(large.status, 413);
+  assert.deepEqual(await large.json(), { errors: [{ message: 'Request body too large' }] });
+  assert.equal(large.headers.get('access-control-allow-origin'), allowedOrigin);
+  assert.match(large.headers.get('access-control-expose-headers'), /X-Request-Id/);
+  assert.match(large.headers.get('x-request-id'), /^[0-9a-f]{32}$/);
+  assert.equal((await tooLarge(refusedOrigin)).headers.get('access-control-allow-origin'), null);
 });
 
 test("nginx's own 429 carries the CORS headers for an allowed origin, and only for it", async (t) => {
