@@ -44,7 +44,8 @@ std::optional<std::string> DecodeFormComponent(std::string_view encoded);
 struct GraphQLHttpOptions {
   std::size_t max_body_bytes = 1024 * 1024;
   std::size_t max_json_depth = api::kMaxClientJsonDepth;  // deeper request JSON is refused
-  CorsPolicy cors;  // which other web origins may call the endpoint (applied by Route)
+  CorsPolicy cors;             // which other web origins may call the endpoint (applied by Route)
+  bool publish_schema = true;  // Route serves the SDL at kSchemaPath (fcgi/http/routes.h)
 };
 
 // What the handler learnt about one request, for the access log, the slow log and the metrics.
