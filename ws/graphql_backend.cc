@@ -86,12 +86,24 @@ Authentication GraphqlBackend::Authenticate(std::string_view authorization) {
 }
 
 StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
-                                  const OperationRequest& request,
-                                  graphql::RequestContext* context) {
+                                  const OperationRequest& sent, graphql::RequestContext* context) {
   auto& scope = static_cast<api::RequestScope&>(*context);
+  // The document is needed here to tell a subscription, so a persisted query is resolved on the
+  // loop: from the process's memory, else once from the loop's connection
+  // (core/api/persisted_documents.h). A refusal goes out as a result with errors (next, then
+  // complete), which Apollo Client's persisted query link answers with the text; an error message
+  // would end the operation.
+  OperationRequest request = sent;
+  api::PersistedLookup persisted =
+      service_.persisted_documents().Resolve(service_.database(), request);
+  if (persisted.refusal) return {StartResult::Kind::kResult, std::move(*persisted.refusal)};
   // A running subscription's document is reused: the same text is parsed and held once.
   std::shared_ptr<const graphql::PreparedDocument> document = hub_.FindDocument(request.query);
   if (document == nullptr) document = service_.engine().Prepare(request.query);
+  if (!persisted.to_register.empty() && document->valid()) {
+    service_.persisted_documents().Register(service_.database(), persisted.to_register,
+                                            request.query);
+  }
 
   if (!document->valid()) {
     // A document that does not run at all: its request error, without the database.
@@ -147,10 +159,10 @@ StartResult GraphqlBackend::StartOnWorker(Subscriber& subscriber, const std::str
   job.ticket = ++next_ticket_;
   // The id is held twice (pending_ and the completion).
   job.bytes = RequestHeldBytes(request) + 2 * id.capacity() + kJobOverheadBytes;
-  job.work = [request, credentials = scope.credentials(), identity](api::Service& service) {
+  job.work = [request, credentials = scope.credentials(), identity](api::Service& service) mutable {
     api::RequestScope worker_scope(service, credentials, identity);
     api::OperationRun run =
-        api::RunOperation(service, request, api::Caller::WithScope(worker_scope), {});
+        api::RunOperation(service, std::move(request), api::Caller::WithScope(worker_scope), {});
     return StartResult{
         run.result.has_data ? StartResult::Kind::kResult : StartResult::Kind::kRequestError,
         std::move(run.result)};

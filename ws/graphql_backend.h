@@ -65,7 +65,7 @@ class GraphqlBackend final : public Backend,
 
   // Backend
   Authentication Authenticate(std::string_view authorization) override;
-  StartResult Start(Subscriber& subscriber, const std::string& id, const OperationRequest& request,
+  StartResult Start(Subscriber& subscriber, const std::string& id, const OperationRequest& sent,
                     graphql::RequestContext* context) override;
   void Stop(Subscriber& subscriber, const std::string& id) override;
   void StopAll(Subscriber& subscriber) override;

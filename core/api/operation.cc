@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/api/answer_key.h"
+#include "core/api/persisted_documents.h"
 #include "core/api/service.h"
 
 namespace netgraph::api {
@@ -20,12 +21,23 @@ graphql::ExecuteParams ExecuteParamsFor(const OperationRequest& request,
 
 }  // namespace
 
-OperationRun RunOperation(Service& service, const OperationRequest& request, const Caller& caller,
+OperationRun RunOperation(Service& service, OperationRequest request, const Caller& caller,
                           const OperationOptions& options) {
   OperationRun run;
   graphql::Engine& engine = service.engine();
   const auto prepare_start = std::chrono::steady_clock::now();
+  PersistedLookup persisted = service.persisted_documents().Resolve(service.database(), request);
+  if (persisted.refusal) {
+    run.persisted_refusal = true;
+    run.result = std::move(*persisted.refusal);
+    run.prepare = std::chrono::steady_clock::now() - prepare_start;
+    return run;
+  }
   run.document = options.document != nullptr ? options.document : engine.Prepare(request.query);
+  if (!persisted.to_register.empty() && run.document->valid()) {
+    service.persisted_documents().Register(service.database(), persisted.to_register,
+                                           request.query);
+  }
   std::optional<std::string_view> operation_name;
   if (request.operation_name) operation_name = *request.operation_name;
   run.operation = run.document->Describe(operation_name);

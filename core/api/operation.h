@@ -1,5 +1,6 @@
 // Running one GraphQL operation for an adapter, the one path from an OperationRequest to the
 // engine for both daemons (fcgi/graphql_http.cc; ws/graphql_backend.cc, on its database workers):
+// resolve a persisted query and refuse an untrusted document (core/api/persisted_documents.h),
 // prepare the query (the engine's document cache), describe the operation, verify the caller's
 // token, execute, and, for a query without a token whose root fields are all public reads
 // (Service::AnsweredFromReadCache), consult and fill the read cache with the whole answer. The run
@@ -74,8 +75,13 @@ struct OperationRun {
   std::optional<graphql::OperationSummary> operation;         // when the document selects one
   bool mutation_refused = false;  // OperationOptions::queries_only refused a mutation
   // The request context RunOperation made for a Caller::WithAuthorization, with the credentials as
-  // verified (identity() is non-null with a valid token); null for a Caller::WithScope.
+  // verified (identity() is non-null with a valid token); null for a Caller::WithScope, and when
+  // the document was refused (persisted_refusal).
   std::unique_ptr<RequestScope> scope;
+  // The request's persisted query named no document known here, or its document is not trusted:
+  // `result` is that request error (PERSISTED_QUERY_NOT_FOUND or PERSISTED_QUERY_NOT_ALLOWED) and
+  // nothing was prepared (document and operation are unset).
+  bool persisted_refusal = false;
   // The answer: has_data false for a request error (syntax, validation, operation selection,
   // variable coercion), true once the operation was executed; its errors and their codes. An
   // answer from the read cache is its data alone (answers with errors are never kept).
@@ -85,8 +91,9 @@ struct OperationRun {
   std::chrono::nanoseconds execute{0};     // execute (or the read cache lookup)
 };
 
-// Runs `request` (a query or mutation) for `caller`.
-OperationRun RunOperation(Service& service, const OperationRequest& request, const Caller& caller,
+// Runs `request` (a query or mutation) for `caller`. A document given in `options` must be the one
+// of a request resolved already (PersistedDocuments::Resolve).
+OperationRun RunOperation(Service& service, OperationRequest request, const Caller& caller,
                           const OperationOptions& options);
 
 // Starts the subscription `request` asks for (`document` is its query, prepared by the service's

@@ -51,7 +51,8 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
       updates_(config.updates),
       ledger_(std::move(ledger)),
       read_cache_on_(config.read_cache),
-      read_cache_(kReadCacheMaxEntries, kReadCacheMaxBytes) {}
+      read_cache_(kReadCacheMaxEntries, kReadCacheMaxBytes),
+      persisted_documents_(config.trusted_documents, config.persisted_queries_max_rows) {}
 
 void Service::UseDataGeneration(DataGeneration* generation) {
   generation_ = generation;

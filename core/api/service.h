@@ -15,6 +15,7 @@
 
 #include "core/api/health.h"
 #include "core/api/operation.h"
+#include "core/api/persisted_documents.h"
 #include "core/api/read_cache.h"
 #include "core/api/request_scope.h"
 #include "core/api/service_config.h"
@@ -67,6 +68,10 @@ class Service {
   // process sharing the generation then reads the database again.
   void NoteDataChanged();
 
+  // Persisted and trusted documents (NETGRAPH_TRUSTED_DOCUMENTS,
+  // NETGRAPH_PERSISTED_QUERIES_MAX_ROWS): RunOperation resolves every request through them.
+  PersistedDocuments& persisted_documents() { return persisted_documents_; }
+
   // The context for one request carrying `authorization` (the Authorization header value, e.g.
   // "Bearer eyJ..."; empty when the request has none).
   std::unique_ptr<RequestScope> NewRequest(std::string_view authorization);
@@ -100,6 +105,7 @@ class Service {
   bool read_cache_on_;
   DataGeneration* generation_ = nullptr;
   ReadCache read_cache_;
+  PersistedDocuments persisted_documents_;
 };
 
 // The service schema's SDL, compiled into the binary.

@@ -1,6 +1,8 @@
 #include "core/api/service_config.h"
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 
 #include "core/auth/token_verifier.h"
 
@@ -37,6 +39,18 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
       "NETGRAPH_MAX_COST", static_cast<std::int64_t>(limits.max_cost), 0, std::int64_t{1} << 53));
   config.engine.introspection = env.Bool("NETGRAPH_INTROSPECTION", config.engine.introspection);
   config.read_cache = env.Bool("NETGRAPH_READ_CACHE", config.read_cache);
+  config.persisted_queries_max_rows =
+      env.Int("NETGRAPH_PERSISTED_QUERIES_MAX_ROWS", config.persisted_queries_max_rows, 0,
+              std::int64_t{10} * 1000 * 1000);
+  if (std::string manifest = env.String(std::string(kTrustedDocumentsVariable));
+      !manifest.empty()) {
+    Result<TrustedDocuments> trusted = TrustedDocuments::Load(manifest);
+    if (trusted.ok()) {
+      config.trusted_documents = std::make_shared<const TrustedDocuments>(std::move(*trusted));
+    } else {
+      env.AddProblem(trusted.status().message());
+    }
+  }
   Result<auth::AuthConfig> auth = auth::LoadAuthConfig(env);
   config.claims = domain::ClaimPolicy::FromEnvironment(env);
   config.wallet_proofs = domain::WalletProofPolicy::FromEnvironment(env);

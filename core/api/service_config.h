@@ -3,7 +3,11 @@
 #ifndef NETGRAPH_CORE_API_SERVICE_CONFIG_H_
 #define NETGRAPH_CORE_API_SERVICE_CONFIG_H_
 
+#include <cstdint>
+#include <memory>
 #include <string>
+
+#include "core/api/trusted_documents.h"
 
 #include "core/auth/auth_config.h"
 #include "core/config/environment.h"
@@ -32,6 +36,9 @@ struct ServiceConfig {
   domain::RelayOptions relay;           // NETGRAPH_RELAY_*, NETGRAPH_OUTBOX_RETENTION_SECONDS
   domain::UpdateAuthenticator updates;  // NETGRAPH_UPDATE_SIGNING_KEY_FILE
   bool read_cache = true;               // NETGRAPH_READ_CACHE
+  // NETGRAPH_TRUSTED_DOCUMENTS: the manifest, or null (automatic persisted queries instead).
+  std::shared_ptr<const TrustedDocuments> trusted_documents;
+  std::int64_t persisted_queries_max_rows = 10000;  // NETGRAPH_PERSISTED_QUERIES_MAX_ROWS
   // NETGRAPH_PUBLIC_ORIGIN
   domain::WalletProofPolicy wallet_proofs;
 

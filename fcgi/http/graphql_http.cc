@@ -224,7 +224,7 @@ HttpResponse AnswerGetOrPost(const HttpRequest& request, api::Service& service,
     };
   }
   api::OperationRun run =
-      api::RunOperation(service, *operation_request,
+      api::RunOperation(service, std::move(operation_request).value(),
                         api::Caller::WithAuthorization(request.authorization), run_options);
   if (run.mutation_refused) {
     HttpResponse response = ErrorResponse(405, "Cannot perform mutations over GET");
@@ -232,7 +232,7 @@ HttpResponse AnswerGetOrPost(const HttpRequest& request, api::Service& service,
     return response;
   }
   if (trace != nullptr) {
-    if (const auth::Identity* identity = run.scope->identity()) {
+    if (const auth::Identity* identity = run.scope != nullptr ? run.scope->identity() : nullptr) {
       const std::string& subject = identity->subject;
       trace->caller = crypto::HexEncode(crypto::Sha256(std::span(
                                             reinterpret_cast<const std::uint8_t*>(subject.data()),

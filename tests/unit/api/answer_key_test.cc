@@ -27,7 +27,7 @@ class AnswerKeyTest : public ::testing::Test {
 
   std::optional<std::string> KeyOf(std::string query, nlohmann::json variables = nullptr,
                                    std::optional<std::string> operation_name = std::nullopt) {
-    OperationRequest request{std::move(query), std::move(operation_name), std::move(variables)};
+    OperationRequest request{std::move(query), std::move(operation_name), std::move(variables), {}};
     std::shared_ptr<const graphql::PreparedDocument> document = engine_->Prepare(request.query);
     EXPECT_TRUE(document->valid()) << request.query;
     return AnswerKey(*engine_, *document, request);
