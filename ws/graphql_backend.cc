@@ -88,23 +88,23 @@ Authentication GraphqlBackend::Authenticate(std::string_view authorization) {
 StartResult GraphqlBackend::Start(Subscriber& subscriber, const std::string& id,
                                   const OperationRequest& sent, graphql::RequestContext* context) {
   auto& scope = static_cast<api::RequestScope&>(*context);
-  // The document is needed here to tell a subscription, so a persisted query is resolved on the
-  // loop: from the process's memory, else once from the loop's connection
-  // (core/api/persisted_documents.h). A refusal goes out as a result with errors (next, then
-  // complete), which Apollo Client's persisted query link answers with the text; an error message
-  // would end the operation.
+  // A persisted query is resolved here from the process's memory and the manifest only: the loop
+  // never waits on PostgreSQL (core/api/persisted_documents.h). A refusal goes out as a result
+  // with errors (next, then complete), which Apollo Client's persisted query link answers with
+  // the text; an error message would end the operation.
   OperationRequest request = sent;
-  api::PersistedLookup persisted =
-      service_.persisted_documents().Resolve(service_.database(), request);
+  api::PersistedLookup persisted = service_.persisted_documents().Resolve(nullptr, request);
   if (persisted.refusal) return {StartResult::Kind::kResult, std::move(*persisted.refusal)};
+  // A hash the loop does not know: a database thread looks it up and runs the query or mutation
+  // (a subscription's hash comes back not found, and the client sends its text).
+  if (persisted.needs_database) return StartOnWorker(subscriber, id, request, scope);
   // A running subscription's document is reused: the same text is parsed and held once.
   std::shared_ptr<const graphql::PreparedDocument> document = hub_.FindDocument(request.query);
   if (document == nullptr) document = service_.engine().Prepare(request.query);
   if (!persisted.to_register.empty() && document->valid()) {
-    service_.persisted_documents().Register(service_.database(), persisted.to_register,
-                                            request.query);
+    service_.persisted_documents().Remember(persisted.to_register, request.query);
+    RegisterOnWorker(subscriber, persisted.to_register, request.query);
   }
-
   if (!document->valid()) {
     // A document that does not run at all: its request error, without the database.
     api::OperationOptions options;
@@ -163,8 +163,15 @@ StartResult GraphqlBackend::StartOnWorker(Subscriber& subscriber, const std::str
     api::RequestScope worker_scope(service, credentials, identity);
     api::OperationRun run =
         api::RunOperation(service, std::move(request), api::Caller::WithScope(worker_scope), {});
+    if (run.operation && run.operation->type == graphql::OperationType::kSubscription) {
+      // Only a hash the loop did not know brings a subscription here: the loop starts it once
+      // the client sends the text.
+      return StartResult{StartResult::Kind::kResult, api::PersistedQueryNotFound()};
+    }
     return StartResult{
-        run.result.has_data ? StartResult::Kind::kResult : StartResult::Kind::kRequestError,
+        // A persisted query's refusal is a result with errors, as on the loop (Start).
+        run.result.has_data || run.persisted_refusal ? StartResult::Kind::kResult
+                                                     : StartResult::Kind::kRequestError,
         std::move(run.result)};
   };
   job.completion = [this, subscriber = &subscriber, id, ticket = job.ticket,
@@ -182,6 +189,24 @@ StartResult GraphqlBackend::StartOnWorker(Subscriber& subscriber, const std::str
   }
   pending_[{&subscriber, id}] = ticket;
   return {StartResult::Kind::kPending, {}};
+}
+
+void GraphqlBackend::RegisterOnWorker(Subscriber& subscriber, const std::string& hash,
+                                      const std::string& text) {
+  const Client& client = ClientOf(subscriber);
+  DatabaseWorkers::Job job;
+  job.connection = client.connection;
+  job.address = client.address;
+  job.ticket = ++next_ticket_;
+  job.bytes = hash.capacity() + text.capacity() + kJobOverheadBytes;
+  job.work = [hash, text](api::Service& service) {
+    service.persisted_documents().Register(service.database(), hash, text);
+    return StartResult{StartResult::Kind::kResult, {}};
+  };
+  job.completion = [this, bytes = job.bytes](StartResult) { NoteReleased(bytes); };
+  // Refused by the client's queue bounds, the document is only not stored: the client sends its
+  // text again where it is unknown.
+  workers_.Submit(std::move(job), hub_.HeldBy(subscriber));
 }
 
 void GraphqlBackend::Stop(Subscriber& subscriber, const std::string& id) {

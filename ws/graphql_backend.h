@@ -6,7 +6,8 @@
 // Everything runs on the event loop thread except queries and mutations sent over a socket: those
 // run on the database worker threads (ws/database_workers.h), each with its own service and
 // connection, and their outcomes come back to the loop. The loop's own database connection only
-// serves the catch-up from the outbox (ws/update_feed.h).
+// serves the catch-up from the outbox (ws/update_feed.h): a persisted query's hash the loop does
+// not remember is looked up on a database thread, and a document to register is stored by one.
 //
 // It is also the ClientDirectory: it numbers each connection and keeps its client address, which
 // the operation queue's bounds and turns go by (ws/operation_queue.h), and it counts what a client
@@ -86,6 +87,10 @@ class GraphqlBackend final : public Backend,
   };
   // `subscriber`'s; connection 0 and no address for one the server never reported.
   const Client& ClientOf(Subscriber& subscriber) const;
+
+  // Stores a persisted document (core/api/persisted_documents.h) on a database thread, counted
+  // against `subscriber`'s client like its queued operations.
+  void RegisterOnWorker(Subscriber& subscriber, const std::string& hash, const std::string& text);
 
   // Hands freed memory (documents, requests) back to the system once enough has been released:
   // glibc keeps freed heap pages otherwise, and a closed attack would leave the process at its

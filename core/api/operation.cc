@@ -26,7 +26,7 @@ OperationRun RunOperation(Service& service, OperationRequest request, const Call
   OperationRun run;
   graphql::Engine& engine = service.engine();
   const auto prepare_start = std::chrono::steady_clock::now();
-  PersistedLookup persisted = service.persisted_documents().Resolve(service.database(), request);
+  PersistedLookup persisted = service.persisted_documents().Resolve(&service.database(), request);
   if (persisted.refusal) {
     run.persisted_refusal = true;
     run.result = std::move(*persisted.refusal);

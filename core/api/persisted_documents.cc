@@ -26,16 +26,16 @@ graphql::ExecutionResult Refusal(std::string_view message, std::string_view code
           {std::string(code)}};
 }
 
-graphql::ExecutionResult NotFound() {
-  return Refusal(kPersistedQueryNotFoundMessage, kPersistedQueryNotFoundCode);
-}
-
 graphql::ExecutionResult NotAllowed() {
   return Refusal("Only trusted documents run here, and this document is not one of them",
                  kPersistedQueryNotAllowedCode);
 }
 
 }  // namespace
+
+graphql::ExecutionResult PersistedQueryNotFound() {
+  return Refusal(kPersistedQueryNotFoundMessage, kPersistedQueryNotFoundCode);
+}
 
 PersistedDocuments::PersistedDocuments(std::shared_ptr<const TrustedDocuments> trusted,
                                        std::int64_t max_rows)
@@ -44,11 +44,16 @@ PersistedDocuments::PersistedDocuments(std::shared_ptr<const TrustedDocuments> t
       full_("persisted queries", kLogInterval, log::Error),
       lookup_failures_("persisted query lookup failed", kLogInterval, log::Error) {}
 
-PersistedLookup PersistedDocuments::Resolve(store::Connection& db, OperationRequest& request) {
+PersistedLookup PersistedDocuments::Resolve(store::Connection* db, OperationRequest& request) {
   PersistedLookup lookup;
+  const bool text_sent = !request.persisted_hash || !request.query.empty();
+  if (db == nullptr && trusted_ == nullptr && !text_sent &&
+      Remembered(*request.persisted_hash) == nullptr) {
+    lookup.needs_database = true;
+    return lookup;
+  }
   std::optional<std::string> hash = std::move(request.persisted_hash);
   request.persisted_hash.reset();
-  const bool text_sent = !hash || !request.query.empty();
   if (trusted_ != nullptr) {
     const std::string* listed = trusted_->Find(hash ? *hash : DocumentHash(request.query));
     if (listed == nullptr) {
@@ -67,12 +72,12 @@ PersistedLookup PersistedDocuments::Resolve(store::Connection& db, OperationRequ
     request.query = *known;
     return lookup;
   }
-  Result<std::optional<std::string>> stored = store::FindPersistedDocument(db, *hash);
+  Result<std::optional<std::string>> stored = store::FindPersistedDocument(*db, *hash);
   if (!stored.ok()) {
     lookup_failures_.Record(stored.status().message());
-    lookup.refusal = NotFound();
+    lookup.refusal = PersistedQueryNotFound();
   } else if (!stored->has_value()) {
-    lookup.refusal = NotFound();
+    lookup.refusal = PersistedQueryNotFound();
   } else {
     request.query = std::move(**stored);
     Remember(*hash, request.query);

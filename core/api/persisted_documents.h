@@ -42,6 +42,9 @@ inline constexpr std::string_view kPersistedQueryNotFoundCode = "PERSISTED_QUERY
 inline constexpr std::string_view kPersistedQueryNotFoundMessage = "PersistedQueryNotFound";
 inline constexpr std::string_view kPersistedQueryNotAllowedCode = "PERSISTED_QUERY_NOT_ALLOWED";
 
+// The request error PERSISTED_QUERY_NOT_FOUND: the client is to send the text with the hash.
+graphql::ExecutionResult PersistedQueryNotFound();
+
 // What looking at a request's document came to.
 struct PersistedLookup {
   // The request error to answer instead of running anything (has_data false, one error with a
@@ -49,6 +52,9 @@ struct PersistedLookup {
   std::optional<graphql::ExecutionResult> refusal;
   // The hash to register the text under once it prepared valid (Register); empty: nothing to do.
   std::string to_register;
+  // Resolve was given no database and the hash is not in this process's memory: the request is
+  // unchanged (its hash kept), for a Resolve with one to finish.
+  bool needs_database = false;
 };
 
 class PersistedDocuments {
@@ -60,18 +66,21 @@ class PersistedDocuments {
   // Fills in `request`'s query when it carried only a hash (from this process's memory, the
   // manifest or `db`), clears its persisted_hash, and says whether it may run. A database error
   // while looking up is a refusal with PERSISTED_QUERY_NOT_FOUND too (the client then sends the
-  // text, which needs no database) and is logged.
-  PersistedLookup Resolve(store::Connection& db, OperationRequest& request);
+  // text, which needs no database) and is logged. With `db` null (netgraph-ws's event loop, which
+  // never waits on PostgreSQL) a hash this process does not remember is needs_database instead.
+  PersistedLookup Resolve(store::Connection* db, OperationRequest& request);
 
   // Stores `text` under `hash` (PersistedLookup::to_register), in this process's memory and in
   // `db`; call it only once the text prepared valid. Failures are logged, never the caller's.
   void Register(store::Connection& db, const std::string& hash, const std::string& text);
+  // Keeps `text` under `hash` in this process's memory only (netgraph-ws's loop, which leaves the
+  // table to its database threads); call it only once the text prepared valid.
+  void Remember(const std::string& hash, const std::string& text);
 
   bool trusted_only() const { return trusted_ != nullptr; }
 
  private:
   const std::string* Remembered(const std::string& hash) const;
-  void Remember(const std::string& hash, const std::string& text);
 
   std::shared_ptr<const TrustedDocuments> trusted_;
   std::int64_t max_rows_;

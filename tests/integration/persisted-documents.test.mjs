@@ -214,7 +214,7 @@ async function runOverSocket(socket, protocol, id, payload) {
 }
 
 for (const protocol of PROTOCOLS) {
-  test(`WebSocket (${protocol.name}): the APQ round trip for a query, and a subscription by its hash`, async () => {
+  test(`WebSocket (${protocol.name}): the APQ round trip for a query and for a subscription`, async () => {
     const socket = new RawSocket(protocol.name);
     await socket.init({});
     try {
@@ -226,23 +226,47 @@ for (const protocol of PROTOCOLS) {
       assert.deepEqual(codes(missing), ['PERSISTED_QUERY_NOT_FOUND'], JSON.stringify(missing));
       assert.deepEqual(await runOverSocket(socket, protocol, '2', { query, extensions: persisted(hash) }),
         { data: { __typename: 'Query' } });
-      assert.equal(psql(`SELECT count(*) FROM persisted_documents WHERE sha256_hash = '${hash}'`), '1');
+      // Stored by a database thread, for every process and host.
+      await waitFor(() => psql(`SELECT count(*) FROM persisted_documents WHERE sha256_hash = '${hash}'`) === '1',
+        { what: 'the document in the table' });
       assert.deepEqual(await runOverSocket(socket, protocol, '3', { extensions: persisted(hash) }),
         { data: { __typename: 'Query' } });
 
-      // A subscription registered over HTTP (it validates there; HTTP refuses to run it, but it is
-      // stored) starts by its hash alone, and its updates arrive.
+      // A subscription: its hash alone is not found by a process that never saw its text, the
+      // hash with the text starts it and registers it, and then the hash alone starts it.
       const subscription = `${networkUpdatedQuery} # ${randomUUID()}`;
-      await post({ query: subscription, extensions: persisted(sha256(subscription)) });
-      socket.send({ id: '4', type: protocol.start, payload: { extensions: persisted(sha256(subscription)) } });
-      const update = await publishUntilReceived((markers) =>
-        socket.take((m) => m.id === '4' && m.type === protocol.result && mentionsAny(m, markers)));
-      assert.ok(update.payload.data.networkUpdated, JSON.stringify(update));
+      const subscriptionHash = sha256(subscription);
+      const unknown = await runOverSocket(socket, protocol, '4', { extensions: persisted(subscriptionHash) });
+      assert.deepEqual(codes(unknown), ['PERSISTED_QUERY_NOT_FOUND']);
+      socket.send({ id: '5', type: protocol.start, payload: { query: subscription, extensions: persisted(subscriptionHash) } });
+      await waitFor(() => psql(`SELECT count(*) FROM persisted_documents WHERE sha256_hash = '${subscriptionHash}'`) === '1',
+        { what: 'the subscription in the table' });
+      socket.send({ id: '6', type: protocol.start, payload: { extensions: persisted(subscriptionHash) } });
+      const updates = await publishUntilReceived((markers) => {
+        const received = ['5', '6'].map((id) => socket.messages.find((m) =>
+          m.id === id && m.type === protocol.result && mentionsAny(m, markers)));
+        return received.every(Boolean) && received;
+      });
+      for (const update of updates) assert.ok(update.payload.data.networkUpdated, JSON.stringify(update));
     } finally {
       await socket.close();
     }
   });
 }
+
+test('WebSocket: a query registered over HTTP runs by its hash alone, looked up off the event loop', async () => {
+  const query = freshDocument();
+  const hash = sha256(query);
+  await post({ query, extensions: persisted(hash) });
+  const socket = new RawSocket('graphql-transport-ws');
+  await socket.init({});
+  try {
+    assert.deepEqual(await runOverSocket(socket, PROTOCOLS[0], '1', { extensions: persisted(hash), operationName: query.split(' ')[1] }),
+      { data: { __typename: 'Query' } });
+  } finally {
+    await socket.close();
+  }
+});
 
 test('WebSocket: a hash that is not the text\'s is refused as an invalid message (4400)', async () => {
   const socket = new RawSocket('graphql-transport-ws');

@@ -62,8 +62,8 @@ TEST(PersistedQueryRequestTest, AHashThatIsNotTheTextsIsRefused) {
 TEST(PersistedQueryRequestTest, AnUnknownVersionOrAMalformedHashIsRefused) {
   for (const nlohmann::json& extensions :
        {Persisted(std::string(kQueryHash), 2), Persisted(std::string(kQueryHash), "1"),
-        nlohmann::json{{"persistedQuery", {{"sha256Hash", kQueryHash}}}},
-        Persisted("abc"), Persisted(42), nlohmann::json{{"persistedQuery", "x"}}}) {
+        nlohmann::json{{"persistedQuery", {{"sha256Hash", kQueryHash}}}}, Persisted("abc"),
+        Persisted(42), nlohmann::json{{"persistedQuery", "x"}}}) {
     Result<OperationRequest> request = OperationRequest::FromJson({{"extensions", extensions}});
     EXPECT_FALSE(request.ok()) << extensions.dump();
     EXPECT_EQ(request.status().code(), StatusCode::kInvalidArgument) << extensions.dump();
@@ -80,8 +80,8 @@ TEST(PersistedQueryRequestTest, WithoutAPersistedQueryTheQueryIsStillRequired) {
       OperationRequest::FromJson({{"extensions", {{"tracing", true}}}});
   ASSERT_FALSE(request.ok());
   EXPECT_EQ(request.status().message(), "Missing query");
-  Result<OperationRequest> plain =
-      OperationRequest::FromJson({{"query", kQuery}, {"extensions", {{"persistedQuery", nullptr}}}});
+  Result<OperationRequest> plain = OperationRequest::FromJson(
+      {{"query", kQuery}, {"extensions", {{"persistedQuery", nullptr}}}});
   ASSERT_TRUE(plain.ok());
   EXPECT_FALSE(plain->persisted_hash.has_value());
 }
@@ -109,8 +109,8 @@ TEST(TrustedDocumentsTest, EveryEntryIsCheckedAndAnythingElseIsRefused) {
     Result<TrustedDocuments> trusted = TrustedDocuments::Parse(manifest);
     EXPECT_FALSE(trusted.ok()) << manifest;
   }
-  Result<TrustedDocuments> wrong = TrustedDocuments::Parse(
-      nlohmann::json{{std::string(kQueryHash), "{ __typename  }"}}.dump());
+  Result<TrustedDocuments> wrong =
+      TrustedDocuments::Parse(nlohmann::json{{std::string(kQueryHash), "{ __typename  }"}}.dump());
   EXPECT_NE(wrong.status().message().find(std::string(kQueryHash)), std::string::npos)
       << "the entry is named";
 }
@@ -143,7 +143,7 @@ TEST_F(PersistedDocumentsTest, WithAManifestItsDocumentsRunByHashOrByTextAndNoth
   PersistedDocuments documents(ManifestOf(kQuery), 10);
   OperationRequest by_hash;
   by_hash.persisted_hash = std::string(kQueryHash);
-  PersistedLookup lookup = documents.Resolve(unused_, by_hash);
+  PersistedLookup lookup = documents.Resolve(&unused_, by_hash);
   EXPECT_FALSE(lookup.refusal.has_value());
   EXPECT_EQ(by_hash.query, kQuery);
   EXPECT_FALSE(by_hash.persisted_hash.has_value());
@@ -151,36 +151,36 @@ TEST_F(PersistedDocumentsTest, WithAManifestItsDocumentsRunByHashOrByTextAndNoth
 
   OperationRequest by_text;
   by_text.query = std::string(kQuery);
-  EXPECT_EQ(CodeOf(documents.Resolve(unused_, by_text)), "");
+  EXPECT_EQ(CodeOf(documents.Resolve(&unused_, by_text)), "");
 
   OperationRequest other_text;
   other_text.query = "{ other }";
-  PersistedLookup refused = documents.Resolve(unused_, other_text);
+  PersistedLookup refused = documents.Resolve(&unused_, other_text);
   EXPECT_EQ(CodeOf(refused), kPersistedQueryNotAllowedCode);
   EXPECT_FALSE(refused.refusal->has_data);
 
   OperationRequest other_hash;
   other_hash.persisted_hash = DocumentHash("{ other }");
-  EXPECT_EQ(CodeOf(documents.Resolve(unused_, other_hash)), kPersistedQueryNotAllowedCode);
+  EXPECT_EQ(CodeOf(documents.Resolve(&unused_, other_hash)), kPersistedQueryNotAllowedCode);
 
   OperationRequest other_both;
   other_both.query = "{ other }";
   other_both.persisted_hash = DocumentHash("{ other }");
-  EXPECT_EQ(CodeOf(documents.Resolve(unused_, other_both)), kPersistedQueryNotAllowedCode);
+  EXPECT_EQ(CodeOf(documents.Resolve(&unused_, other_both)), kPersistedQueryNotAllowedCode);
 }
 
 TEST_F(PersistedDocumentsTest, WithoutAManifestTextRunsAndTheHashWithItsTextIsToBeRegistered) {
   PersistedDocuments documents(nullptr, 10);
   OperationRequest plain;
   plain.query = "{ anything }";
-  PersistedLookup lookup = documents.Resolve(unused_, plain);
+  PersistedLookup lookup = documents.Resolve(&unused_, plain);
   EXPECT_FALSE(lookup.refusal.has_value());
   EXPECT_TRUE(lookup.to_register.empty());
 
   OperationRequest both;
   both.query = std::string(kQuery);
   both.persisted_hash = std::string(kQueryHash);
-  PersistedLookup registering = documents.Resolve(unused_, both);
+  PersistedLookup registering = documents.Resolve(&unused_, both);
   EXPECT_FALSE(registering.refusal.has_value());
   EXPECT_EQ(registering.to_register, kQueryHash);
   EXPECT_FALSE(both.persisted_hash.has_value());
@@ -190,11 +190,28 @@ TEST_F(PersistedDocumentsTest, AHashThatCannotBeLookedUpIsNotFoundSoTheClientSen
   PersistedDocuments documents(nullptr, 10);
   OperationRequest by_hash;
   by_hash.persisted_hash = std::string(kQueryHash);
-  PersistedLookup lookup = documents.Resolve(unused_, by_hash);  // the database is unreachable
+  PersistedLookup lookup = documents.Resolve(&unused_, by_hash);  // the database is unreachable
   ASSERT_TRUE(lookup.refusal.has_value());
   EXPECT_EQ(CodeOf(lookup), kPersistedQueryNotFoundCode);
   EXPECT_EQ(nlohmann::json::parse(lookup.refusal->errors)[0]["message"],
             kPersistedQueryNotFoundMessage);
+}
+
+TEST_F(PersistedDocumentsTest, WithoutADatabaseAnUnknownHashIsLeftForOneAndAKnownOneResolves) {
+  PersistedDocuments documents(nullptr, 10);
+  OperationRequest unknown;
+  unknown.persisted_hash = std::string(kQueryHash);
+  PersistedLookup lookup = documents.Resolve(nullptr, unknown);
+  EXPECT_TRUE(lookup.needs_database);
+  EXPECT_FALSE(lookup.refusal.has_value());
+  EXPECT_EQ(unknown.persisted_hash, std::string(kQueryHash)) << "kept for the database thread";
+
+  documents.Remember(std::string(kQueryHash), std::string(kQuery));
+  PersistedLookup known = documents.Resolve(nullptr, unknown);
+  EXPECT_FALSE(known.needs_database);
+  EXPECT_FALSE(known.refusal.has_value());
+  EXPECT_EQ(unknown.query, kQuery);
+  EXPECT_FALSE(unknown.persisted_hash.has_value());
 }
 
 }  // namespace
