@@ -3,7 +3,7 @@
 // must exit 0. examples/README.md says what each one shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { graphqlUrl, repo, runDir } from '../support/stack.mjs';
 import { tokenFor } from '../support/jwt.mjs';
@@ -65,6 +65,13 @@ test('examples/apollo runs against the stack, a repeated query as the hash alone
   const result = await runExample('apollo');
   assertPassed('apollo', result);
   assert.match(result.output, /^persisted queries: the hash alone was answered \(GET \/graphql, /m, result.output);
+  // GraphQLWsLink sends the text with the hash: the subscription went through the WebSocket's
+  // persisted-query path and is registered under Apollo's hash (Apollo's printing, __typename
+  // added), as the claim is through HTTP's.
+  const registered = (start) => Number(execFileSync('psql', [process.env.DATABASE_URL, '-tAc',
+    `SELECT count(*) FROM persisted_documents WHERE document LIKE '${start}%__typename%'`], { encoding: 'utf8' }).trim());
+  assert.ok(registered('subscription Updates') >= 1, 'the subscription, registered over WebSocket');
+  assert.ok(registered('mutation Claim') >= 1, 'the claim, registered over HTTP');
 });
 
 test('an example that fails exits non-zero, and the suite sees it', { timeout: 300000 }, async () => {
