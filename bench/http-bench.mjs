@@ -87,6 +87,9 @@ const targets = [
   { name: 'largest pool worker RSS after the run (MiB)', key: 'worker_rss_mib', max: 32 },
   { name: 'networkGraph cost at --large vs --nodes', key: 'networkGraph_large_cost_ratio', max: 1.5 },
   { name: 'scoreboard cost on { __typename } (%)', key: 'scoreboard_cost_percent', max: 2 },
+  // A GET whose If-None-Match names the current answer: the pool's 304 from its read cache, against
+  // nginx's own 304 for the static file (docs/api.md, "Caching").
+  { name: 'networkGraph 304 revalidation vs static nginx 304', key: 'revalidation_vs_static', min: 0.35 },
 ];
 
 // --- data ------------------------------------------------------------------------------------------
@@ -146,6 +149,14 @@ const documents = {
       'investorCount currentPrice marketCap } }',
     peers: ['netgraph', 'node', 'static'],
   },
+  // The networkGraph answer revalidated: a GET with If-None-Match naming its ETag, answered 304
+  // (the static peer: nginx's 304 for the same answer as a file).
+  networkGraph304: {
+    query: 'query NetworkGraph { networkGraph(limit: 100) { nodes { id type labels } links { source target type } ' +
+      'metadata { nodeCount linkCount lastUpdated } } }',
+    peers: ['netgraph', 'static'],
+    revalidate: true,
+  },
   // Per-user data behind a token: netgraph only (the Node peer serves the public reads).
   getUserPortfolio: {
     query: 'query Portfolio { getUserPortfolio { success error data { user { idpDid email wallets } ' +
@@ -168,7 +179,18 @@ const poolPeers = ['netgraph', 'netgraph-close'];
 function urlOf(peer, name) {
   if (peer === 'static') return `http://127.0.0.1:${ports.static}/${name}.json`;
   const port = { netgraph: ports.netgraph, 'netgraph-close': ports.netgraphClose, node: ports.node }[peer];
-  return `http://127.0.0.1:${port}/graphql`;
+  const doc = documents[name];
+  return `http://127.0.0.1:${port}/graphql${doc.revalidate ? `?query=${encodeURIComponent(doc.query)}` : ''}`;
+}
+
+// The ETag of a revalidated document's answer on each peer, checked to be answered 304.
+const entityTags = {};
+async function learnEntityTag(peer, name) {
+  const url = urlOf(peer, name);
+  const tag = (await fetch(url)).headers.get('etag');
+  const again = await fetch(url, { headers: { 'if-none-match': tag ?? '' } });
+  if (!tag || again.status !== 304) throw new Error(`bench: ${peer} does not revalidate ${name} (${tag}, ${again.status})`);
+  entityTags[`${peer}/${name}`] = tag;
 }
 
 async function fetchAnswer(peer, name, token) {
@@ -190,7 +212,9 @@ function wrkScript(peer, name, token) {
   const file = path.join(benchRun, `${peer}-${name}.lua`);
   const doc = documents[name];
   const lines = [];
-  if (peer !== 'static') {
+  if (doc.revalidate) {
+    lines.push(`wrk.headers["If-None-Match"] = [==[${entityTags[`${peer}/${name}`]}]==]`);
+  } else if (peer !== 'static') {
     lines.push('wrk.method = "POST"');
     lines.push(`wrk.body = [==[${JSON.stringify({ query: doc.query })}]==]`);
     lines.push('wrk.headers["Content-Type"] = "application/json"');
@@ -331,6 +355,7 @@ async function main() {
   // Every peer answers every document correctly before anything is timed; the static files are
   // netgraph's own answers, byte for byte.
   for (const name of Object.keys(documents)) {
+    if (documents[name].revalidate) continue;
     const ours = await fetchAnswer('netgraph', name, token);
     if (documents[name].peers.includes('netgraph-close')) await fetchAnswer('netgraph-close', name, token);
     writeFileSync(path.join(benchRun, 'static', `${name}.json`), ours.text);
@@ -344,6 +369,12 @@ async function main() {
         throw new Error('bench: the reference server returned another graph');
       }
     }
+  }
+
+  for (const [name, doc] of Object.entries(documents)) {
+    if (!doc.revalidate) continue;
+    writeFileSync(path.join(benchRun, 'static', `${name}.json`), (await fetchAnswer('netgraph', 'networkGraph', token)).text);
+    for (const peer of doc.peers) await learnEntityTag(peer, name);
   }
 
   // Warm-up: caches, prepared statements, JIT compilation.
@@ -371,6 +402,7 @@ async function main() {
     networkGraph_vs_static: results['networkGraph/netgraph'].rps / results['networkGraph/static'].rps,
     typename_vs_node: results['typename/netgraph'].rps / results['typename/node'].rps,
     investmentData_vs_node: results['investmentData/netgraph'].rps / results['investmentData/node'].rps,
+    revalidation_vs_static: results['networkGraph304/netgraph'].rps / results['networkGraph304/static'].rps,
     networkGraph_p99_c8_us: results['networkGraph/netgraph/c8'].p99_us,
     worker_rss_mib: workerRss,
   };

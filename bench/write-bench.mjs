@@ -219,10 +219,12 @@ function claimScript() {
   const s = statements;
   return [
     '\\if :n = 0',
-    "SELECT u.idp_did AS did, u.id AS user_id, u.public_id AS investor_id, 'Investor' AS investor_type, " +
-      "'[\"Investor\"]' AS investor_labels, w.address AS wallet, w.public_id AS wallet_id, 'Wallet' AS wallet_type, " +
-      "'[\"Wallet\"]' AS wallet_labels, r.id AS round_id, 'round-' || r.id AS round_node, 'Round' AS round_type, " +
-      "'[\"Round\",\"' || r.name || '\"]' AS round_labels, 'OWNS' AS owns, 'INVESTED_IN' AS invested_in " +
+    "SELECT u.idp_did AS did, u.id AS user_id, w.address AS wallet, " +
+      "jsonb_build_array(jsonb_build_object('id', u.public_id, 'type', 'Investor', 'labels', jsonb_build_array('Investor')), " +
+      "jsonb_build_object('id', w.public_id, 'type', 'Wallet', 'labels', jsonb_build_array('Wallet')), " +
+      "jsonb_build_object('id', 'round-' || r.id, 'type', 'Round', 'labels', jsonb_build_array('Round', r.name))) AS nodes, " +
+      "jsonb_build_array(jsonb_build_object('source', u.public_id, 'target', w.public_id, 'type', 'OWNS'), " +
+      "jsonb_build_object('source', w.public_id, 'target', 'round-' || r.id, 'type', 'INVESTED_IN')) AS links " +
       'FROM users u JOIN LATERAL (SELECT address, public_id FROM wallets WHERE user_id = u.id ' +
       'ORDER BY created_at DESC, address LIMIT 1) w ON true, vouchers v JOIN rounds r ON r.id = v.round_id ' +
       'WHERE u.idp_did = :did_prefix::text || :client_id::text AND v.id = :first \\gset',
@@ -235,16 +237,10 @@ function claimScript() {
     sql(s.usersLock, 'user_id'),
     sql(s.claimFailuresCount, 'user_id', 'window'),
     `${savepoint};`,
-    sql(s.tokenRead),
     sql(s.walletsInsert, 'wallet', 'user_id'),
     sql(s.walletsFindForKeyShare, 'wallet'),
     sql(s.vouchersClaim, 'code', 'user_id', 'wallet'),
-    sql(s.roundsFindById, 'round_id'),
-    sql(s.graphUpsertNode, 'investor_id', 'investor_type', 'investor_labels'),
-    sql(s.graphUpsertNode, 'wallet_id', 'wallet_type', 'wallet_labels'),
-    sql(s.graphUpsertNode, 'round_node', 'round_type', 'round_labels'),
-    sql(s.graphUpsertLink, 'investor_id', 'wallet_id', 'owns'),
-    sql(s.graphUpsertLink, 'wallet_id', 'round_node', 'invested_in'),
+    sql(s.graphWrite, 'nodes', 'links'),
     `${releaseSavepoint};`,
     'COMMIT;',
     '',

@@ -81,6 +81,8 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
   read->worker.idle_timeout = std::chrono::milliseconds(
       env.Int("NETGRAPH_FCGI_IDLE_TIMEOUT_MS", read->worker.idle_timeout.count(), 1000, 86400000));
   read->backlog = static_cast<int>(env.Int("NETGRAPH_LISTEN_BACKLOG", 1024, 1, 65535));
+  read->worker.http.public_max_age =
+      static_cast<int>(env.Int("NETGRAPH_PUBLIC_MAX_AGE", 0, 0, 31536000));
   Result<fcgi::CorsPolicy> cors = fcgi::CorsPolicy::FromOrigins(env.List("NETGRAPH_CORS_ORIGINS"));
   if (cors.ok()) {
     read->worker.http.cors = std::move(cors).value();

@@ -20,6 +20,7 @@
 
 #include "core/config/environment.h"
 #include "core/telemetry.h"
+#include "daemon/trace_context.h"
 
 namespace netgraph::ws {
 
@@ -90,9 +91,11 @@ struct WsCounters {
 WsCounters& WsMetrics();
 
 // Logs the access line of an upgrade: time, nginx's request id (the netgraph_request_id URL
-// parameter nginx adds), subprotocol, client address, and the close code when it was refused.
-void LogUpgrade(std::string_view request_id, std::string_view protocol, std::string_view address,
-                int refused_with);
+// parameter nginx adds), the W3C trace it joined or started (trace_id, span_id, parent_span_id:
+// the client's traceparent, which nginx passes as the netgraph_traceparent URL parameter),
+// subprotocol, client address, and the close code when it was refused.
+void LogUpgrade(std::string_view request_id, const daemon::TraceContext& trace,
+                std::string_view protocol, std::string_view address, int refused_with);
 
 }  // namespace netgraph::ws
 

@@ -126,15 +126,15 @@ std::string_view ProtocolName(unsigned id) {
   }
 }
 
-// nginx's request id, from the first URL parameter it adds (nginx/netgraph-locations.conf).
-std::string RequestIdOf(lws* wsi) {
-  constexpr std::string_view kName = "netgraph_request_id=";
-  char value[96] = {};
-  if (lws_get_urlarg_by_name(wsi, kName.data(), value, sizeof(value)) == nullptr) return {};
+// A URL parameter nginx adds (nginx/netgraph-locations.conf): `name` is "name=". Its request id,
+// and the client's traceparent when it sent a well-formed one.
+std::string NginxParameter(lws* wsi, std::string_view name) {
+  char value[128] = {};
+  if (lws_get_urlarg_by_name(wsi, name.data(), value, sizeof(value)) == nullptr) return {};
   // libwebsockets 4.1 copies the whole "name=value" parameter.
-  std::string_view id(value);
-  if (id.substr(0, kName.size()) == kName) id.remove_prefix(kName.size());
-  return std::string(id);
+  std::string_view found(value);
+  if (found.substr(0, name.size()) == name) found.remove_prefix(name.size());
+  return std::string(found);
 }
 
 template <typename Handle>
@@ -328,9 +328,11 @@ void Server::OnEstablished(lws* wsi, void* user) {
   connections_.insert(connection);
 
   unsigned id = lws_get_protocol(wsi)->id;
-  const std::string request_id = RequestIdOf(wsi);
+  const std::string request_id = NginxParameter(wsi, "netgraph_request_id=");
+  const daemon::TraceContext trace =
+      daemon::JoinTrace(NginxParameter(wsi, "netgraph_traceparent="));
   auto refuse = [&](int code, std::string_view reason) {
-    LogUpgrade(request_id, ProtocolName(id), address, code);
+    LogUpgrade(request_id, trace, ProtocolName(id), address, code);
     connection->Refuse(code, reason);
   };
   if (stopping_) return refuse(close_code::kGoingAway, "Server shutting down");
@@ -346,7 +348,7 @@ void Server::OnEstablished(lws* wsi, void* user) {
   if (id != kTransportWsId && id != kLegacyWsId) {
     return refuse(close_code::kSubprotocolNotAcceptable, "Subprotocol not acceptable");
   }
-  LogUpgrade(request_id, ProtocolName(id), address, 0);
+  LogUpgrade(request_id, trace, ProtocolName(id), address, 0);
   WsCounters& metrics = WsMetrics();
   ++metrics.open_connections[std::string(ProtocolName(id))];
   ++metrics.connections_total[std::string(ProtocolName(id))];

@@ -12,6 +12,8 @@ const voucherColumns =
   'id, code, amount, round_id, voucher_state(status, expires_at), user_id, wallet_address, ' +
   'epoch_us(expires_at), epoch_us(claimed_at), epoch_us(redeemed_at), redemption_id, batch';
 
+const voucherColumnCount = 12;
+
 export const statements = {
   usersFindByDid: {
     name: 'users_find_by_did',
@@ -46,31 +48,39 @@ export const statements = {
   },
   vouchersClaim: {
     name: 'vouchers_claim',
-    text: "UPDATE vouchers SET status = 'CLAIMED', user_id = $2, wallet_address = $3, claimed_at = now() " +
-      "WHERE code = $1 AND status = 'AVAILABLE' AND (expires_at IS NULL OR expires_at > now()) " +
-      `RETURNING ${voucherColumns}`,
+    text: "WITH claimed AS (UPDATE vouchers SET status = 'CLAIMED', user_id = $2, wallet_address = $3, " +
+      "claimed_at = now() WHERE code = $1 AND status = 'AVAILABLE' AND (expires_at IS NULL OR expires_at > now()) " +
+      `RETURNING ${voucherColumns}) ` +
+      'SELECT c.*, r.id, r.name, r.price::float8, r.target::float8, t.decimals ' +
+      'FROM claimed c LEFT JOIN rounds r ON r.id = c.round_id LEFT JOIN token t ON true',
   },
   vouchersFindByCode: {
     name: 'vouchers_find_by_code',
     text: `SELECT ${voucherColumns} FROM vouchers WHERE code = $1`,
   },
-  roundsFindById: {
-    name: 'rounds_find_by_id',
-    text: 'SELECT id, name, price::float8, target::float8 FROM rounds WHERE id = $1',
-  },
-  graphUpsertNode: {
-    name: 'graph_upsert_node',
-    text: 'INSERT INTO graph_nodes AS n (id, type, labels) ' +
-      'VALUES ($1, $2, ARRAY(SELECT jsonb_array_elements_text($3::jsonb))) ' +
-      'ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, labels = EXCLUDED.labels, ' +
-      'changed_at = now() ' +
-      'WHERE n.type IS DISTINCT FROM EXCLUDED.type OR n.labels IS DISTINCT FROM EXCLUDED.labels ' +
-      'RETURNING id, type, to_json(labels)::text, epoch_us(changed_at)',
-  },
-  graphUpsertLink: {
-    name: 'graph_upsert_link',
-    text: 'INSERT INTO graph_links (source, target, type) VALUES ($1, $2, $3) ' +
-      'ON CONFLICT DO NOTHING RETURNING source, target, type, epoch_us(changed_at)',
+  graphWrite: {
+    name: 'graph_write',
+    text: "WITH nodes_in AS (SELECT DISTINCT ON (e.node->>'id') e.node->>'id' AS id, " +
+      "e.node->>'type' AS type, ARRAY(SELECT jsonb_array_elements_text(e.node->'labels')) AS labels " +
+      'FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(node, ord) ' +
+      "ORDER BY e.node->>'id', e.ord DESC), " +
+      "links_in AS (SELECT DISTINCT l->>'source' AS source, l->>'target' AS target, l->>'type' AS type " +
+      'FROM jsonb_array_elements($2::jsonb) AS l), ' +
+      'changed_nodes AS (UPDATE graph_nodes n SET type = i.type, labels = i.labels, ' +
+      'changed_at = now() FROM nodes_in i WHERE n.id = i.id ' +
+      'AND (n.type IS DISTINCT FROM i.type OR n.labels IS DISTINCT FROM i.labels) ' +
+      'RETURNING n.changed_at), ' +
+      'absent AS (SELECT * FROM nodes_in i ' +
+      'WHERE NOT EXISTS (SELECT 1 FROM graph_nodes n WHERE n.id = i.id)), ' +
+      'new_nodes AS (INSERT INTO graph_nodes (id, type, labels) ' +
+      'SELECT id, type, labels FROM absent ORDER BY id ON CONFLICT (id) DO NOTHING ' +
+      'RETURNING changed_at), ' +
+      'new_links AS (INSERT INTO graph_links (source, target, type) ' +
+      'SELECT source, target, type FROM links_in ORDER BY source, target, type ' +
+      'ON CONFLICT DO NOTHING RETURNING changed_at) ' +
+      'SELECT epoch_us(GREATEST((SELECT max(changed_at) FROM changed_nodes), ' +
+      '(SELECT max(changed_at) FROM new_nodes), (SELECT max(changed_at) FROM new_links))), ' +
+      '(SELECT count(*) FROM absent) - (SELECT count(*) FROM new_nodes)',
   },
   outboxNextId: {
     name: 'outbox_next_id',
@@ -164,18 +174,16 @@ function voucherFromRow(row, decimals) {
   };
 }
 
-// core/domain/graph_change.cc: upserts the nodes and links; when any changed, appends the
-// NetworkUpdate to the outbox under the next sequence number.
+// core/domain/graph_change.cc: writes the nodes and links in one statement (core/store/graph.cc,
+// again when a concurrent transaction inserted some of the nodes meanwhile); when any changed,
+// appends the NetworkUpdate to the outbox under the next sequence number.
 async function writeGraphChange(client, nodes, links) {
   let changedAt = null;
-  const note = (at) => { changedAt = changedAt === null ? at : (at > changedAt ? at : changedAt); };
-  for (const node of nodes) {
-    const { rows } = await run(client, statements.graphUpsertNode, [node.id, node.type, JSON.stringify(node.labels)]);
-    if (rows.length) note(BigInt(rows[0][3]));
-  }
-  for (const link of links) {
-    const { rows } = await run(client, statements.graphUpsertLink, [link.source, link.target, link.type]);
-    if (rows.length) note(BigInt(rows[0][3]));
+  const params = [JSON.stringify(nodes), JSON.stringify(links)];
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const { rows: [[at, raced]] } = await run(client, statements.graphWrite, params);
+    if (at !== null && (changedAt === null || BigInt(at) > changedAt)) changedAt = BigInt(at);
+    if (Number(raced) === 0) break;
   }
   if (changedAt === null) return;
   const { rows: [[epoch, id, readUs]] } = await run(client, statements.outboxNextId);
@@ -205,7 +213,6 @@ async function attemptClaim(client, user, codeText, wallet) {
   const code = normalizeVoucherCode(codeText);
   if (!code) return { refusal: refusals.invalidCode };
   if (!isWalletAddress(wallet)) return { refusal: refusals.invalidWallet };
-  const { rows: [[, , decimals]] } = await run(client, statements.tokenRead);
   await run(client, statements.walletsInsert, [wallet, user.id]);
   const { rows: [[, walletUserId, walletPublicId]] } = await run(client, statements.walletsFindForKeyShare, [wallet]);
   if (String(walletUserId) !== user.id) return { refusal: refusals.walletOfAnother };
@@ -217,11 +224,12 @@ async function attemptClaim(client, user, codeText, wallet) {
     const [, , , , status, userId, foundWallet] = found;
     const sameClaim = String(userId) === user.id && foundWallet === wallet &&
       (status === 'CLAIMED' || status === 'REDEEMED');
-    return sameClaim ? { voucher: voucherFromRow(found, decimals) } : { refusal: whyUnclaimable(found, user) };
+    if (!sameClaim) return { refusal: whyUnclaimable(found, user) };
+    const { rows: [[, , decimals]] } = await run(client, statements.tokenRead);
+    return { voucher: voucherFromRow(found, decimals) };
   }
-  const { rows: [round] } = await run(client, statements.roundsFindById, [claimed[3]]);
-  if (!round) throw new Error("claim: the voucher's round is missing");
-  const [roundId, roundName] = round;
+  const [roundId, roundName, , , decimals] = claimed.slice(voucherColumnCount);
+  if (roundId == null || decimals == null) throw new Error("claim: the voucher's round or the token row is missing");
   const roundNode = `round-${roundId}`;
   await writeGraphChange(client, [
     { id: user.publicId, type: 'Investor', labels: ['Investor'] },

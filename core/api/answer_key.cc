@@ -2,6 +2,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <span>
+
+#include "core/crypto/digest.h"
+#include "core/crypto/hex.h"
+
 namespace netgraph::api {
 
 std::optional<std::string> AnswerKey(graphql::Engine& engine,
@@ -21,6 +27,13 @@ std::optional<std::string> AnswerKey(graphql::Engine& engine,
   key += variables->ToJson().dump();
   if (key.size() > kMaxAnswerKeyBytes) return std::nullopt;
   return key;
+}
+
+std::string AnswerDigest(std::string_view data) {
+  const crypto::Bytes32 sha256 =
+      crypto::Sha256(std::span(reinterpret_cast<const std::uint8_t*>(data.data()), data.size()));
+  // 128 bits: a collision would need 2^64 answers.
+  return crypto::HexEncode(std::span(sha256.data(), 16));
 }
 
 }  // namespace netgraph::api

@@ -6,6 +6,11 @@
 // entries nor one entry large; coercion also makes `{"a":1,"b":2}` and `{"b":2,"a":1}`, or an
 // absent variable and its default, one entry.
 //
+// Beside the key, the answer's digest: what a client that holds the answer can name it by (HTTP's
+// entity tag, fcgi/http/graphql_http.h). It is made from the answer itself, not from any counter of
+// changes, so equal answers have equal digests on every worker and every host, an answer that a
+// change did not touch keeps its digest, and any change of the answer changes it.
+//
 // A key is held as long as its answer, so the read cache counts its bytes (read_cache.h), and a
 // key longer than kMaxAnswerKeyBytes is not made at all: that request runs uncached (the answers
 // of its fields are still cached).
@@ -15,6 +20,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/api/operation_request.h"
 #include "core/graphql/engine.h"
@@ -31,6 +37,10 @@ inline constexpr std::size_t kMaxAnswerKeyBytes = 4 * 1024;
 std::optional<std::string> AnswerKey(graphql::Engine& engine,
                                      const graphql::PreparedDocument& document,
                                      const OperationRequest& request);
+
+// The digest of a whole answer whose data serialises as `data` (the response body follows from it):
+// the first 128 bits of its SHA-256, as 32 lowercase hex digits. Answers with errors get none.
+std::string AnswerDigest(std::string_view data);
 
 }  // namespace netgraph::api
 

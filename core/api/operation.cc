@@ -67,17 +67,36 @@ OperationRun RunOperation(Service& service, OperationRequest request, const Call
     answer_key = AnswerKey(engine, *run.document, request);
   }
   if (answer_key) {
+    const ReadCache::Clock::time_point now = ReadCache::Clock::now();
+    if (options.holds) {
+      if (std::optional<std::string> digest = service.read_cache().Peek(*answer_key, now);
+          digest && options.holds(*digest)) {
+        kReadCacheHits.Add();
+        run.digest = std::move(*digest);
+        run.not_modified = true;
+        run.result.has_data = true;
+        run.execute = std::chrono::steady_clock::now() - execute_start;
+        return run;
+      }
+    }
     bool executed = false;
+    std::string digest;
     Result<graphql::Value> kept = service.read_cache().Get(
-        *answer_key, ReadCache::Clock::now(), [&]() -> Result<ReadCache::Fresh> {
+        *answer_key, now,
+        [&]() -> Result<ReadCache::Fresh> {
           run.result = engine.Execute(*run.document, execute);
           executed = true;
           if (!run.result.has_data || !run.result.errors.empty()) {
             return Status::FailedPrecondition("an answer with errors is not kept");
           }
-          return ReadCache::Fresh{graphql::Value::String(run.result.data), std::nullopt};
-        });
-    if (kept.ok() && !executed) run.result = graphql::ExecutionResult{true, kept->as_string(), {}};
+          return ReadCache::Fresh{graphql::Value::String(run.result.data), std::nullopt,
+                                  AnswerDigest(run.result.data)};
+        },
+        &digest);
+    if (kept.ok()) {
+      if (!executed) run.result = graphql::ExecutionResult{true, kept->as_string(), {}};
+      run.digest = std::move(digest);
+    }
   } else {
     run.result = engine.Execute(*run.document, execute);
   }

@@ -19,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "core/api/operation_request.h"
@@ -67,6 +68,10 @@ struct OperationOptions {
   // Called once the operation is known (document, operation and prepare are set), before the token
   // is verified and anything runs: the pool's status page shows it.
   std::function<void(const OperationRun&)> on_prepared;
+  // Whether the caller holds the answer of this digest already (HTTP's If-None-Match): when the
+  // read cache holds the current whole answer of the request (an anonymous query of public reads)
+  // and this says true of its digest, the run is not_modified and nothing executes. Unset: never.
+  std::function<bool(std::string_view digest)> holds;
 };
 
 // What running one operation came to. Never the variables or the token.
@@ -87,8 +92,15 @@ struct OperationRun {
   // answer from the read cache is its data alone (answers with errors are never kept).
   graphql::ExecutionResult result;
   std::optional<domain::Failure> failure;  // the first refusal a resolver reported
-  std::chrono::nanoseconds prepare{0};     // parse and validate (or the document cache lookup)
-  std::chrono::nanoseconds execute{0};     // execute (or the read cache lookup)
+  // The answer's AnswerDigest (core/api/answer_key.h) when the read cache serves it whole and it
+  // has no errors; empty otherwise (a token, a mutation, errors, the read cache off, a key too
+  // long).
+  std::string digest;
+  // OperationOptions::holds said true of the current answer's digest, found in the read cache:
+  // `result` is empty, nothing was executed and the database was not asked.
+  bool not_modified = false;
+  std::chrono::nanoseconds prepare{0};  // parse and validate (or the document cache lookup)
+  std::chrono::nanoseconds execute{0};  // execute (or the read cache lookup)
 };
 
 // Runs `request` (a query or mutation) for `caller`. A document given in `options` must be the one

@@ -85,10 +85,23 @@ void ReadCache::NoteUsed(const std::optional<Clock::time_point>& valid_until) {
   if (valid_until && (!used_until_ || *valid_until < *used_until_)) used_until_ = valid_until;
 }
 
+std::optional<std::string> ReadCache::Peek(std::string_view key, Clock::time_point now) {
+  if (!enabled() || generation_->Current() != entries_generation_) return std::nullopt;
+  auto found = std::find_if(entries_.begin(), entries_.end(),
+                            [&](const Entry& entry) { return entry.key == key; });
+  if (found == entries_.end() || (found->valid_until && now >= *found->valid_until)) {
+    return std::nullopt;
+  }
+  found->last_used = ++uses_;
+  return found->digest;
+}
+
 Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point now,
-                                      const std::function<Result<Fresh>()>& read) {
+                                      const std::function<Result<Fresh>()>& read,
+                                      std::string* digest) {
   if (!enabled()) {
     NETGRAPH_ASSIGN_OR_RETURN(Fresh fresh, read());
+    if (digest != nullptr) *digest = std::move(fresh.digest);
     return std::move(fresh.value);
   }
   // Before the database: a change committed from here on leaves a newer generation behind.
@@ -102,6 +115,7 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
       found->last_used = ++uses_;
       if (reads_running_ == 0) kReadCacheHits.Add();
       NoteUsed(found->valid_until);
+      if (digest != nullptr) *digest = found->digest;
       return found->value;
     }
     Evict(found);
@@ -120,17 +134,19 @@ Result<graphql::Value> ReadCache::Get(std::string_view key, Clock::time_point no
     fresh.valid_until = inner_used_until;
   }
   NoteUsed(fresh.valid_until);
+  if (digest != nullptr) *digest = fresh.digest;
   // An answer used inside found a newer generation (and dropped the entries of this one): this
   // answer may mix data from both, so it is handed out but not kept.
   if (entries_generation_ != generation) return std::move(fresh.value);
-  const std::size_t bytes = EntryBytes(key, fresh.value);
+  const std::size_t bytes = EntryBytes(key, fresh.value) + fresh.digest.size();
   if (bytes > max_bytes_) return std::move(fresh.value);
   while (!entries_.empty() && (entries_.size() >= max_entries_ || bytes_ + bytes > max_bytes_)) {
     Evict(std::min_element(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
       return a.last_used < b.last_used;
     }));
   }
-  entries_.push_back(Entry{std::string(key), fresh.value, fresh.valid_until, bytes, ++uses_});
+  entries_.push_back(Entry{std::string(key), fresh.value, fresh.valid_until,
+                           std::move(fresh.digest), bytes, ++uses_});
   bytes_ += bytes;
   kReadCacheBytes.Set(bytes_);
   return std::move(fresh.value);

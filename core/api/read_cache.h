@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/graphql/engine.h"
@@ -53,8 +54,17 @@ class ReadCache {
   // What a read of the database produced: the answer and, when it will change with no write (a
   // round opens, a claim expires), that instant.
   struct Fresh {
+    Fresh(graphql::Value fresh_value, std::optional<Clock::time_point> fresh_valid_until,
+          std::string fresh_digest = {})
+        : value(std::move(fresh_value)),
+          valid_until(fresh_valid_until),
+          digest(std::move(fresh_digest)) {}
+
     graphql::Value value;
     std::optional<Clock::time_point> valid_until;
+    // What the reader says identifies the answer (a whole answer's AnswerDigest, answer_key.h),
+    // kept and handed back with it; empty for none.
+    std::string digest;
   };
 
   // Keeps at most `max_entries` answers (distinct keys) of one generation, holding at most
@@ -76,8 +86,14 @@ class ReadCache {
   // fields): the outer answer is then valid only until the earliest instant any answer it used
   // is, and it is not kept when an answer it used was read at a newer generation than its own.
   // Only the outermost Get counts towards kReadCacheHits or kReadCacheMisses.
+  // With `digest`, the answer's digest (Fresh::digest) is stored there, from memory or from `read`.
   Result<graphql::Value> Get(std::string_view key, Clock::time_point now,
-                             const std::function<Result<Fresh>()>& read);
+                             const std::function<Result<Fresh>()>& read,
+                             std::string* digest = nullptr);
+
+  // The digest of the answer kept for `key` when Get would hand it out from memory now (read at the
+  // current generation, still valid at `now`); nullopt otherwise. Reads nothing, counts nothing.
+  std::optional<std::string> Peek(std::string_view key, Clock::time_point now);
 
   std::size_t size() const { return entries_.size(); }
   std::size_t bytes() const { return bytes_; }
@@ -94,6 +110,7 @@ class ReadCache {
     std::string key;
     graphql::Value value;
     std::optional<Clock::time_point> valid_until;
+    std::string digest;
     std::size_t bytes = 0;
     std::uint64_t last_used = 0;
   };

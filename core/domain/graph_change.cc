@@ -1,6 +1,5 @@
 #include "core/domain/graph_change.h"
 
-#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/store/graph.h"
@@ -35,22 +34,14 @@ std::string NetworkUpdateJson(std::int64_t sequence, std::string_view epoch,
 }
 
 Result<std::optional<std::int64_t>> GraphChange::Write(store::Connection& db) const {
-  std::optional<std::int64_t> changed_at;
-  auto note = [&changed_at](std::int64_t at) {
-    changed_at = changed_at ? std::max(*changed_at, at) : at;
-  };
-  for (const GraphNode& node : nodes_) {
-    NETGRAPH_ASSIGN_OR_RETURN(
-        std::optional<store::NodeRow> row,
-        store::UpsertNode(db, store::NodeRow{node.id, node.type, node.labels, 0}));
-    if (row.has_value()) note(row->changed_at);
-  }
-  for (const GraphLink& link : links_) {
-    NETGRAPH_ASSIGN_OR_RETURN(
-        std::optional<store::LinkRow> row,
-        store::UpsertLink(db, store::LinkRow{link.source, link.target, link.type, 0}));
-    if (row.has_value()) note(row->changed_at);
-  }
+  std::vector<store::NodeRow> nodes;
+  nodes.reserve(nodes_.size());
+  for (const GraphNode& node : nodes_) nodes.push_back({node.id, node.type, node.labels, 0});
+  std::vector<store::LinkRow> links;
+  links.reserve(links_.size());
+  for (const GraphLink& link : links_) links.push_back({link.source, link.target, link.type, 0});
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> changed_at,
+                            store::WriteGraph(db, nodes, links));
   if (!changed_at) return std::optional<std::int64_t>();
   // The sequence row is locked from here to commit: this is the transaction's last step.
   NETGRAPH_ASSIGN_OR_RETURN(store::OutboxPosition position, store::NextOutboxId(db));

@@ -49,6 +49,10 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
   if (Status s = db_.Listen(store::kOutboxNotifyChannel); !s.ok()) return s;
   if (Status s = db_.Listen(store::kInvestmentNotifyChannel); !s.ok()) return s;
   Pass pass;
+  // Most wake-ups are changes of the investment figures (every claim's), which append nothing: one
+  // statement says so. An append committed after it notifies, and wakes AwaitAppend again.
+  NETGRAPH_ASSIGN_OR_RETURN(bool pending, store::OutboxHasPending(db_));
+  if (!pending) return pass;
   Status done = db_.InTransaction(
       store::Isolation::kReadCommitted,
       [&]() -> Status {

@@ -75,7 +75,8 @@ class OutboxRelay {
     std::string new_epoch;
   };
   // One batch: listens for appends (see AwaitAppend), publishes pending rows in order until one
-  // fails, marks the published ones, counts what is left. An error is a database failure; a Redis
+  // fails, marks the published ones, counts what is left. With nothing pending it only says so
+  // (one statement, no transaction). An error is a database failure; a Redis
   // failure is reported in Pass::redis.
   Result<Pass> PublishPending();
 

@@ -34,7 +34,6 @@ Outcome<Voucher> AttemptClaim(store::Connection& db, const User& user, std::stri
   if (!code) return Failure::kInvalidVoucherCode;
   if (!IsValidWalletAddress(wallet_address)) return Failure::kInvalidWalletAddress;
 
-  NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
   NETGRAPH_ASSIGN_OR_RETURN(store::WalletRow wallet,
                             store::RegisterWallet(db, wallet_address, user.id));
   if (wallet.user_id != user.id) {
@@ -42,7 +41,7 @@ Outcome<Voucher> AttemptClaim(store::Connection& db, const User& user, std::stri
                          : Failure::kWalletBelongsToAnotherUser;
   }
 
-  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::VoucherRow> claimed,
+  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::ClaimedVoucher> claimed,
                             store::ClaimAvailableVoucher(db, *code, user.id, wallet_address));
   if (!claimed.has_value()) {
     NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::VoucherRow> found,
@@ -52,21 +51,20 @@ Outcome<Voucher> AttemptClaim(store::Connection& db, const User& user, std::stri
     const bool same_claim =
         voucher.user_id == user.id && voucher.wallet_address == wallet_address &&
         (voucher.state == VoucherState::kClaimed || voucher.state == VoucherState::kRedeemed);
-    if (same_claim) return VoucherFromRow(voucher, token.decimals);
-    return WhyUnclaimable(voucher, user);
+    if (!same_claim) return WhyUnclaimable(voucher, user);
+    NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
+    return VoucherFromRow(voucher, token.decimals);
   }
 
-  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::RoundRow> round,
-                            store::FindRoundById(db, claimed->round_id));
-  if (!round.has_value()) return Status::Internal("claim: the voucher's round is missing");
+  const store::RoundRow& round = claimed->round;
   GraphChange change;
   change.AddNode(InvestorNode(user.public_id));
   change.AddNode(WalletNode(wallet.public_id, /*confidential=*/false));
-  change.AddNode(RoundNode(*round));
+  change.AddNode(RoundNode(round));
   change.AddLink(GraphLink{user.public_id, wallet.public_id, kOwnsLink});
-  change.AddLink(GraphLink{wallet.public_id, RoundNodeId(round->id), kInvestedInLink});
+  change.AddLink(GraphLink{wallet.public_id, RoundNodeId(round.id), kInvestedInLink});
   NETGRAPH_RETURN_IF_ERROR(change.Write(db));
-  return VoucherFromRow(*claimed, token.decimals);
+  return VoucherFromRow(claimed->voucher, claimed->decimals);
 }
 
 }  // namespace

@@ -2,22 +2,44 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace netgraph::store {
 namespace {
 
-// Labels travel as a JSON array in both directions, so no text[] literal is ever assembled.
-constexpr Statement kUpsertNode{
-    "graph_upsert_node",
-    "INSERT INTO graph_nodes AS n (id, type, labels) "
-    "VALUES ($1, $2, ARRAY(SELECT jsonb_array_elements_text($3::jsonb))) "
-    "ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, labels = EXCLUDED.labels, "
-    "changed_at = now() "
-    "WHERE n.type IS DISTINCT FROM EXCLUDED.type OR n.labels IS DISTINCT FROM EXCLUDED.labels "
-    "RETURNING id, type, to_json(labels)::text, epoch_us(changed_at)"};
-constexpr Statement kUpsertLink{
-    "graph_upsert_link",
-    "INSERT INTO graph_links (source, target, type) VALUES ($1, $2, $3) "
-    "ON CONFLICT DO NOTHING RETURNING source, target, type, epoch_us(changed_at)"};
+// The nodes and links of one change, as JSON arrays (so no text[] literal is ever assembled), in
+// one statement. An existing node is updated only when its type or labels differ: a plain UPDATE
+// with that condition leaves an unchanged row unlocked, where INSERT ... ON CONFLICT DO UPDATE
+// locks the conflicting row even when its WHERE then skips it (every claim names its round's node,
+// which would otherwise be held by each claim until its commit). A node repeated in the change
+// counts as its last occurrence, as writing them one after another would. The last column counts
+// the nodes absent from the statement's snapshot that it did not insert either: a concurrent
+// transaction inserted them and committed meanwhile, so the statement may not have applied the
+// change's type or labels to them (WriteGraph runs it again).
+constexpr Statement kWriteGraph{
+    "graph_write",
+    "WITH nodes_in AS (SELECT DISTINCT ON (e.node->>'id') e.node->>'id' AS id, "
+    "e.node->>'type' AS type, ARRAY(SELECT jsonb_array_elements_text(e.node->'labels')) AS labels "
+    "FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(node, ord) "
+    "ORDER BY e.node->>'id', e.ord DESC), "
+    "links_in AS (SELECT DISTINCT l->>'source' AS source, l->>'target' AS target, l->>'type' AS "
+    "type "
+    "FROM jsonb_array_elements($2::jsonb) AS l), "
+    "changed_nodes AS (UPDATE graph_nodes n SET type = i.type, labels = i.labels, "
+    "changed_at = now() FROM nodes_in i WHERE n.id = i.id "
+    "AND (n.type IS DISTINCT FROM i.type OR n.labels IS DISTINCT FROM i.labels) "
+    "RETURNING n.changed_at), "
+    "absent AS (SELECT * FROM nodes_in i "
+    "WHERE NOT EXISTS (SELECT 1 FROM graph_nodes n WHERE n.id = i.id)), "
+    "new_nodes AS (INSERT INTO graph_nodes (id, type, labels) "
+    "SELECT id, type, labels FROM absent ORDER BY id ON CONFLICT (id) DO NOTHING "
+    "RETURNING changed_at), "
+    "new_links AS (INSERT INTO graph_links (source, target, type) "
+    "SELECT source, target, type FROM links_in ORDER BY source, target, type "
+    "ON CONFLICT DO NOTHING RETURNING changed_at) "
+    "SELECT epoch_us(GREATEST((SELECT max(changed_at) FROM changed_nodes), "
+    "(SELECT max(changed_at) FROM new_nodes), (SELECT max(changed_at) FROM new_links))), "
+    "(SELECT count(*) FROM absent) - (SELECT count(*) FROM new_nodes)"};
 constexpr Statement kRecentNodes{
     "graph_recent_nodes",
     "SELECT id, type, to_json(labels)::text, epoch_us(changed_at) FROM graph_nodes "
@@ -59,17 +81,28 @@ LinkRow ReadLink(const Rows& rows, int row) {
 
 }  // namespace
 
-Result<std::optional<NodeRow>> UpsertNode(Connection& db, const NodeRow& node) {
-  NETGRAPH_ASSIGN_OR_RETURN(
-      Rows rows, db.Run(kUpsertNode, {node.id, node.type, nlohmann::json(node.labels).dump()}));
-  if (rows.empty()) return std::optional<NodeRow>();
-  return std::optional<NodeRow>(ReadNode(rows, 0));
-}
-
-Result<std::optional<LinkRow>> UpsertLink(Connection& db, const LinkRow& link) {
-  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kUpsertLink, {link.source, link.target, link.type}));
-  if (rows.empty()) return std::optional<LinkRow>();
-  return std::optional<LinkRow>(ReadLink(rows, 0));
+Result<std::optional<std::int64_t>> WriteGraph(Connection& db, const std::vector<NodeRow>& nodes,
+                                               const std::vector<LinkRow>& links) {
+  nlohmann::json node_list = nlohmann::json::array();
+  for (const NodeRow& node : nodes) {
+    node_list.push_back({{"id", node.id}, {"type", node.type}, {"labels", node.labels}});
+  }
+  nlohmann::json link_list = nlohmann::json::array();
+  for (const LinkRow& link : links) {
+    link_list.push_back({{"source", link.source}, {"target", link.target}, {"type", link.type}});
+  }
+  const std::vector<Param> params = {node_list.dump(), link_list.dump()};
+  std::optional<std::int64_t> changed_at;
+  // A second run sees the nodes a concurrent transaction inserted during the first, and updates
+  // those that differ; what the first run wrote it finds as written.
+  for (int run = 0; run < 2; ++run) {
+    NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kWriteGraph, params));
+    if (std::optional<std::int64_t> at = rows.OptionalInt(0, 0)) {
+      changed_at = changed_at ? std::max(*changed_at, *at) : *at;
+    }
+    if (rows.Int(0, 1) == 0) break;
+  }
+  return changed_at;
 }
 
 Result<std::vector<NodeRow>> RecentNodes(Connection& db, std::int64_t limit) {

@@ -26,11 +26,14 @@ struct LinkRow {
   std::int64_t changed_at = 0;
 };
 
-// Inserts the node or, when its type or labels differ, updates it and its changed_at. Nullopt
-// when the stored node was already exactly this (nothing changed).
-Result<std::optional<NodeRow>> UpsertNode(Connection& db, const NodeRow& node);
-// Inserts the link; nullopt when it existed (a link has no other attributes to change).
-Result<std::optional<LinkRow>> UpsertLink(Connection& db, const LinkRow& link);
+// Writes one change in one statement: each node inserted, or updated with its changed_at when its
+// type or labels differ (a node given twice counts as its last); each link inserted when absent (a
+// link has no other attributes to change); both ends of a link must be nodes of the change or
+// stored. Returns the latest changed_at among the rows it wrote, or nullopt when every row already
+// existed as given. Rows already as given are neither written nor locked, so concurrent changes
+// naming the same node (every claim names its round's) do not wait for each other.
+Result<std::optional<std::int64_t>> WriteGraph(Connection& db, const std::vector<NodeRow>& nodes,
+                                               const std::vector<LinkRow>& links);
 
 // The `limit` most recently changed nodes, newest first.
 Result<std::vector<NodeRow>> RecentNodes(Connection& db, std::int64_t limit);

@@ -38,6 +38,8 @@ constexpr Statement kMarkPublished{
     "outbox_mark_published",
     "UPDATE outbox SET published_at = clock_timestamp() WHERE id <= $1 AND published_at IS NULL "
     "RETURNING greatest(epoch_us(published_at) - epoch_us(created_at), 0)"};
+constexpr Statement kHasPending{"outbox_has_pending",
+                                "SELECT EXISTS (SELECT 1 FROM outbox WHERE published_at IS NULL)"};
 constexpr Statement kBacklog{"outbox_backlog",
                              "SELECT count(*) FROM outbox WHERE published_at IS NULL"};
 constexpr Statement kPrune{"outbox_prune",
@@ -115,6 +117,11 @@ Result<std::vector<std::chrono::microseconds>> MarkOutboxPublished(Connection& d
   std::vector<std::chrono::microseconds> lags;
   for (int i = 0; i < rows.size(); ++i) lags.emplace_back(rows.Int(i, 0));
   return lags;
+}
+
+Result<bool> OutboxHasPending(Connection& db) {
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kHasPending));
+  return rows.Bool(0, 0);
 }
 
 Result<std::int64_t> OutboxBacklog(Connection& db) {

@@ -50,6 +50,10 @@ struct OutboxRow {
 // Serialises relays across processes and hosts: true when this transaction holds the relay's
 // advisory lock (until it ends), false when another relay does.
 Result<bool> TryLockOutboxRelay(Connection& db);
+// Whether any committed message is unpublished: one probe of the pending rows' index, no lock. A
+// relay woken by a change that appended nothing (most claims: store::kInvestmentNotifyChannel)
+// learns from it that there is nothing to publish without opening a pass.
+Result<bool> OutboxHasPending(Connection& db);
 // The oldest unpublished messages, in id order.
 Result<std::vector<OutboxRow>> PendingOutbox(Connection& db, std::int64_t limit);
 // Marks the messages up to `up_to_id` published now; returns, for each, how long after its

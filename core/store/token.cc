@@ -11,9 +11,6 @@ constexpr Statement kCurrentRound{
     "ORDER BY opens_at DESC, id DESC LIMIT 1"};
 constexpr Statement kFindRound{
     "rounds_find", "SELECT id, name, price::float8, target::float8 FROM rounds WHERE name = $1"};
-constexpr Statement kFindRoundById{
-    "rounds_find_by_id",
-    "SELECT id, name, price::float8, target::float8 FROM rounds WHERE id = $1"};
 constexpr Statement kInsertRound{
     "rounds_insert",
     "INSERT INTO rounds (name, price, target, opens_at, closes_at) "
@@ -109,10 +106,6 @@ Result<std::optional<RoundRow>> CurrentRound(Connection& db) {
 
 Result<std::optional<RoundRow>> FindRound(Connection& db, std::string_view name) {
   return AtMostOneRound(db.Run(kFindRound, {std::string(name)}));
-}
-
-Result<std::optional<RoundRow>> FindRoundById(Connection& db, std::int64_t id) {
-  return AtMostOneRound(db.Run(kFindRoundById, {std::to_string(id)}));
 }
 
 Result<RoundRow> EnsureRound(Connection& db, const NewRound& round) {

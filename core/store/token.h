@@ -48,7 +48,6 @@ struct NewRound {
 // The open round that opened last, if any.
 Result<std::optional<RoundRow>> CurrentRound(Connection& db);
 Result<std::optional<RoundRow>> FindRound(Connection& db, std::string_view name);
-Result<std::optional<RoundRow>> FindRoundById(Connection& db, std::int64_t id);
 // Inserts the round unless one of that name exists; returns the stored round either way.
 Result<RoundRow> EnsureRound(Connection& db, const NewRound& round);
 

@@ -18,11 +18,17 @@ constexpr Statement kInsert{
     "VALUES ($1, $2, $3, $4::timestamptz, $5) RETURNING " NETGRAPH_VOUCHER_COLUMNS};
 constexpr Statement kFindByCode{
     "vouchers_find_by_code", "SELECT " NETGRAPH_VOUCHER_COLUMNS " FROM vouchers WHERE code = $1"};
+// The round and the token come along (outer joins, so that a claim never passes unseen: the
+// foreign key and the token's one row make them always found).
 constexpr Statement kClaim{
     "vouchers_claim",
-    "UPDATE vouchers SET status = 'CLAIMED', user_id = $2, wallet_address = $3, claimed_at = now() "
+    "WITH claimed AS (UPDATE vouchers SET status = 'CLAIMED', user_id = $2, wallet_address = $3, "
+    "claimed_at = now() "
     "WHERE code = $1 AND status = 'AVAILABLE' AND (expires_at IS NULL OR expires_at > now()) "
-    "RETURNING " NETGRAPH_VOUCHER_COLUMNS};
+    "RETURNING " NETGRAPH_VOUCHER_COLUMNS
+    ") "
+    "SELECT c.*, r.id, r.name, r.price::float8, r.target::float8, t.decimals "
+    "FROM claimed c LEFT JOIN rounds r ON r.id = c.round_id LEFT JOIN token t ON true"};
 constexpr Statement kRedeem{
     "vouchers_redeem",
     "UPDATE vouchers SET status = 'REDEEMED', redeemed_at = now(), redemption_id = $3 "
@@ -58,6 +64,9 @@ constexpr Statement kAvailableInBatch{
     "WHERE batch = $1 AND voucher_state(status, expires_at) = 'AVAILABLE' ORDER BY id"};
 
 #undef NETGRAPH_VOUCHER_COLUMNS
+
+// How many columns NETGRAPH_VOUCHER_COLUMNS lists: what follows them in a row comes after.
+constexpr int kVoucherColumns = 12;
 
 constexpr std::string_view kStateNames[] = {"AVAILABLE", "CLAIMED", "REDEEMED", "EXPIRED",
                                             "REVOKED"};
@@ -130,11 +139,21 @@ Result<std::optional<VoucherRow>> FindVoucherByCode(Connection& db, std::string_
   return AtMostOneVoucher(db.Run(kFindByCode, {std::string(code)}));
 }
 
-Result<std::optional<VoucherRow>> ClaimAvailableVoucher(Connection& db, std::string_view code,
-                                                        std::int64_t user_id,
-                                                        std::string_view wallet_address) {
-  return AtMostOneVoucher(
-      db.Run(kClaim, {std::string(code), std::to_string(user_id), std::string(wallet_address)}));
+Result<std::optional<ClaimedVoucher>> ClaimAvailableVoucher(Connection& db, std::string_view code,
+                                                            std::int64_t user_id,
+                                                            std::string_view wallet_address) {
+  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kClaim, {std::string(code), std::to_string(user_id),
+                                                       std::string(wallet_address)}));
+  if (rows.empty()) return std::optional<ClaimedVoucher>();
+  NETGRAPH_ASSIGN_OR_RETURN(VoucherRow voucher, ReadVoucher(rows, 0));
+  constexpr int kRound = kVoucherColumns;
+  if (rows.IsNull(0, kRound) || rows.IsNull(0, kRound + 4)) {
+    return Status::Internal("vouchers: the claimed voucher's round or the token row is missing");
+  }
+  RoundRow round{rows.Int(0, kRound), std::string(rows.Text(0, kRound + 1)),
+                 rows.Float(0, kRound + 2), rows.Float(0, kRound + 3)};
+  return std::optional<ClaimedVoucher>(ClaimedVoucher{std::move(voucher), std::move(round),
+                                                      static_cast<int>(rows.Int(0, kRound + 4))});
 }
 
 Result<std::vector<VoucherRow>> RedeemClaimedVouchers(Connection& db, std::int64_t user_id,

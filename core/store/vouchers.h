@@ -14,6 +14,7 @@
 
 #include "core/status.h"
 #include "core/store/connection.h"
+#include "core/store/token.h"
 
 namespace netgraph::store {
 
@@ -54,12 +55,20 @@ Result<VoucherRow> InsertVoucher(Connection& db, const NewVoucher& voucher);
 
 Result<std::optional<VoucherRow>> FindVoucherByCode(Connection& db, std::string_view code);
 
+// A voucher just claimed, with what the claim goes on to need, read by the same statement: its
+// round (for the graph) and the token's decimals (for its amount).
+struct ClaimedVoucher {
+  VoucherRow voucher;
+  RoundRow round;
+  int decimals = 2;
+};
+
 // AVAILABLE (and not expired) -> CLAIMED by `user_id` to `wallet_address`. Nullopt when the
 // voucher is not claimable (absent, taken, expired, revoked), including when a concurrent claim
 // won.
-Result<std::optional<VoucherRow>> ClaimAvailableVoucher(Connection& db, std::string_view code,
-                                                        std::int64_t user_id,
-                                                        std::string_view wallet_address);
+Result<std::optional<ClaimedVoucher>> ClaimAvailableVoucher(Connection& db, std::string_view code,
+                                                            std::int64_t user_id,
+                                                            std::string_view wallet_address);
 
 // CLAIMED (and not expired) vouchers of `user_id` on `wallet_address` -> REDEEMED as part of
 // redemption `redemption_id` (whose row the same transaction must insert). Returns exactly the

@@ -11,11 +11,18 @@ HttpExchangeRequest ReadHttpRequest(const Request& request, std::size_t max_body
   std::string_view script_name;
   std::string_view length_text;
   const std::pair<std::string_view, std::string_view*> wanted[] = {
-      {"REQUEST_METHOD", &http.method},     {"DOCUMENT_URI", &http.path},
-      {"SCRIPT_NAME", &script_name},        {"QUERY_STRING", &http.query_string},
-      {"CONTENT_TYPE", &http.content_type}, {"CONTENT_LENGTH", &length_text},
-      {"HTTP_ACCEPT", &http.accept},        {"HTTP_AUTHORIZATION", &http.authorization},
-      {"HTTP_ORIGIN", &http.origin},        {"REQUEST_ID", &read.request_id},
+      {"REQUEST_METHOD", &http.method},
+      {"DOCUMENT_URI", &http.path},
+      {"SCRIPT_NAME", &script_name},
+      {"QUERY_STRING", &http.query_string},
+      {"CONTENT_TYPE", &http.content_type},
+      {"CONTENT_LENGTH", &length_text},
+      {"HTTP_ACCEPT", &http.accept},
+      {"HTTP_AUTHORIZATION", &http.authorization},
+      {"HTTP_ORIGIN", &http.origin},
+      {"REQUEST_ID", &read.request_id},
+      {"HTTP_IF_NONE_MATCH", &http.if_none_match},
+      {"HTTP_TRACEPARENT", &http.traceparent},
   };
   for (const auto& [name, value] : request.params) {
     for (const auto& [wanted_name, field] : wanted) {
@@ -51,7 +58,8 @@ std::string ResponseHead(const HttpResponse& response) {
   head.append(ReasonPhrase(response.status)).append("\r\n");
   for (const auto& [name, value] : response.headers)
     head.append(name).append(": ").append(value).append("\r\n");
-  if (response.status != 204) {
+  // A 204 has no body; a 304's would be the 200's, whose length it must not misstate.
+  if (response.status != 204 && response.status != 304) {
     char length[24];
     auto [length_end, unused] =
         std::to_chars(length, length + sizeof(length), response.body.size());

@@ -29,7 +29,7 @@ struct HttpExchangeRequest {
 HttpExchangeRequest ReadHttpRequest(const Request& request, std::size_t max_body_bytes);
 
 // The response's CGI header block: FastCGI's Status line, the headers, and Content-Length (so
-// nginx passes the body on as it is instead of framing it in chunks; a 204 has none).
+// nginx passes the body on as it is instead of framing it in chunks; a 204 or 304 has none).
 std::string ResponseHead(const HttpResponse& response);
 
 // Where an answer goes: the connection's socket, what its peer has not taken yet, and the request

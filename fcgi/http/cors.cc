@@ -62,6 +62,7 @@ void CorsPolicy::Decorate(const HttpRequest& request, HttpResponse& response) co
   response.SetHeader("Vary", "Origin");
   if (Allows(request.origin)) {
     response.SetHeader("Access-Control-Allow-Origin", std::string(request.origin));
+    response.SetHeader("Access-Control-Expose-Headers", std::string(kCorsExposedHeaders));
   }
 }
 

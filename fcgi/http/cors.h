@@ -19,6 +19,13 @@ namespace netgraph::fcgi {
 // How long a browser may cache a preflight answer, in seconds (Chromium caps it at 7200).
 inline constexpr int kCorsMaxAgeSeconds = 600;
 
+// The response headers beyond the CORS-safelisted ones that a page on an allowed origin may read:
+// the request id its log lines carry, how long to wait after a 429 or 503, the trace the request
+// joined (W3C Trace Context), and the answer's entity tag. nginx's own error answers expose the
+// same (nginx/netgraph-http.conf).
+inline constexpr std::string_view kCorsExposedHeaders =
+    "X-Request-Id, Retry-After, traceresponse, ETag";
+
 class CorsPolicy {
  public:
   CorsPolicy() = default;  // allows no origin
@@ -34,7 +41,8 @@ class CorsPolicy {
   // Answers a preflight (OPTIONS): 204 with Allow, and the CORS headers when the origin is allowed.
   HttpResponse Preflight(const HttpRequest& request) const;
 
-  // Adds the CORS headers to `response` when the request's origin is allowed. With a non-empty
+  // Adds the CORS headers (Access-Control-Allow-Origin, Access-Control-Expose-Headers) to
+  // `response` when the request's origin is allowed. With a non-empty
   // allow-list every response says Vary: Origin, since its headers depend on the Origin.
   void Decorate(const HttpRequest& request, HttpResponse& response) const;
 

@@ -16,6 +16,7 @@
 #include "core/crypto/hex.h"
 #include "core/domain/failure.h"
 #include "core/status.h"
+#include "fcgi/http/entity_tag.h"
 
 namespace netgraph::fcgi {
 namespace {
@@ -211,7 +212,15 @@ HttpResponse AnswerGetOrPost(const HttpRequest& request, api::Service& service,
       api::OperationRequest::FromJson(std::move(body));
   if (!operation_request.ok()) return ErrorResponse(400, operation_request.status().message());
 
+  // The letter of the media type in the answer's entity tag (entity_tag.h).
+  const char representation = *media_type == ResponseMediaType::kGraphQLResponseJson ? 'g' : 'j';
+  const bool conditional = is_get && !request.if_none_match.empty();
   api::OperationOptions run_options;
+  if (conditional) {
+    run_options.holds = [&](std::string_view digest) {
+      return IfNoneMatchNames(request.if_none_match, EntityTag(representation, digest));
+    };
+  }
   run_options.queries_only = is_get;
   run_options.subscription_refusal = kSubscriptionOverHttp;
   if (trace != nullptr) {
@@ -247,10 +256,23 @@ HttpResponse AnswerGetOrPost(const HttpRequest& request, api::Service& service,
   }
 
   HttpResponse response;
+  if (is_get && !run.digest.empty()) {
+    const std::string tag = EntityTag(representation, run.digest);
+    response.SetHeader("ETag", tag);
+    response.SetHeader("Cache-Control",
+                       options.public_max_age > 0
+                           ? "public, max-age=" + std::to_string(options.public_max_age)
+                           : std::string("no-cache"));
+    if (run.not_modified || (conditional && IfNoneMatchNames(request.if_none_match, tag))) {
+      response.status = 304;
+      return response;
+    }
+  } else {
+    response.SetHeader("Cache-Control", "no-store");
+  }
   response.status = run.result.has_data || *media_type == ResponseMediaType::kJson ? 200 : 400;
   response.body = run.result.Body();
   response.SetHeader("Content-Type", ContentType(*media_type));
-  response.SetHeader("Cache-Control", "no-store");
   return response;
 }
 

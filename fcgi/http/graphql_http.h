@@ -11,6 +11,12 @@
 //   application/graphql-response+json and 200 under application/json. An executed operation is 200.
 // - Never an empty "errors" list.
 // - Every answer to a GET or POST says Vary: Accept.
+// - Caching (docs/api.md, "Caching"): the answer to a GET without a token that the read cache
+//   serves whole (core/api/operation.h) carries a strong ETag made from the answer itself
+//   (fcgi/http/entity_tag.h) and Cache-Control "no-cache" (or "public, max-age=N" with
+//   public_max_age N); a GET whose If-None-Match names the current answer's tag is 304, from the
+//   read cache when it holds the answer, without executing. Everything else, errors, answers to a
+//   token and POSTs included, is Cache-Control: no-store with no ETag.
 //
 // Running the operation is core/api's (core/api/operation.h): this adapter keeps the method, the
 // media types, the status codes and the headers.
@@ -44,7 +50,10 @@ std::optional<std::string> DecodeFormComponent(std::string_view encoded);
 struct GraphQLHttpOptions {
   std::size_t max_body_bytes = 1024 * 1024;
   std::size_t max_json_depth = api::kMaxClientJsonDepth;  // deeper request JSON is refused
-  CorsPolicy cors;             // which other web origins may call the endpoint (applied by Route)
+  CorsPolicy cors;  // which other web origins may call the endpoint (applied by Route)
+  // NETGRAPH_PUBLIC_MAX_AGE: seconds shared caches and browsers may keep a public answer without
+  // asking again; 0 makes them revalidate every time (no-cache).
+  int public_max_age = 0;
   bool publish_schema = true;  // Route serves the SDL at kSchemaPath (fcgi/http/routes.h)
 };
 

@@ -20,6 +20,8 @@ std::string_view ReasonPhrase(int status) {
       return "OK";
     case 204:
       return "No Content";
+    case 304:
+      return "Not Modified";
     case 400:
       return "Bad Request";
     case 404:

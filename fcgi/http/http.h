@@ -19,6 +19,8 @@ struct HttpRequest {
   bool has_accept = false;
   std::string_view authorization;  // HTTP_AUTHORIZATION
   std::string_view origin;         // HTTP_ORIGIN, empty when absent
+  std::string_view if_none_match;  // HTTP_IF_NONE_MATCH, empty when absent
+  std::string_view traceparent;    // HTTP_TRACEPARENT (W3C Trace Context), empty when absent
   std::string_view body;
 };
 

@@ -71,8 +71,10 @@ JsonLine Describe(const LoggedRequest& request) {
   JsonLine line;
   line.Field("time", telemetry::NowUtc())
       .Field("request_id", request.request_id)
-      .Field("method", request.method)
-      .Field("path", request.path);
+      .Field("trace_id", request.trace_id)
+      .Field("span_id", request.span_id);
+  if (!request.parent_span_id.empty()) line.Field("parent_span_id", request.parent_span_id);
+  line.Field("method", request.method).Field("path", request.path);
   if (request.path == "/graphql") {
     line.Field("operation_type", OperationKindName(KindOf(trace)))
         .Field("operation_name", trace.operation        ? trace.operation->name

@@ -20,6 +20,10 @@ struct LoggedRequest {
   std::string_view method;
   std::string_view path;
   std::string_view request_id;
+  // The W3C trace the request joined or started (daemon/trace_context.h), and its own span.
+  std::string_view trace_id;
+  std::string_view span_id;
+  std::string_view parent_span_id;  // the caller's span; empty when the trace started here
   const GraphQLTrace& trace;
   int status = 0;
   std::size_t bytes = 0;  // of the body
@@ -33,6 +37,9 @@ OperationKind KindOf(const GraphQLTrace& trace);
 // requests in the access log.
 bool IsRoutinePath(std::string_view path);
 
+// Both lines carry the request id, trace_id and span_id (and parent_span_id when the caller sent
+// a traceparent).
+//
 // The access line: "access {...}", with the status, error codes, failure, duration, size and
 // caller.
 std::string AccessLine(const LoggedRequest& request);

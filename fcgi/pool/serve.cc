@@ -13,6 +13,7 @@
 #include "core/crypto/hex.h"
 #include "core/log.h"
 #include "core/telemetry.h"
+#include "daemon/trace_context.h"
 #include "fcgi/pool/access_log.h"
 
 namespace netgraph::fcgi {
@@ -76,6 +77,7 @@ bool Serve(const fastcgi::Request& request, const fastcgi::Reply& reply, api::Se
       fastcgi::ReadHttpRequest(request, router.options().max_body_bytes);
   const HttpRequest& http = read.http;
   const std::string request_id = RequestId(read.request_id);
+  const daemon::TraceContext trace_context = daemon::JoinTrace(http.traceparent);
   Scoreboard* scoreboard = worker.scoreboard;
   if (scoreboard != nullptr) scoreboard->BeginRequest(http.path, request_id);
 
@@ -83,6 +85,7 @@ bool Serve(const fastcgi::Request& request, const fastcgi::Reply& reply, api::Se
     HttpResponse response = ErrorResponse(
         413, "Request body exceeds " + std::to_string(router.options().max_body_bytes) + " bytes");
     response.SetHeader("X-Request-Id", request_id);
+    response.SetHeader("traceresponse", trace_context.Header());
     const bool written = fastcgi::WriteResponse(reply, response);
     if (scoreboard != nullptr) scoreboard->EndRequest(nullptr);
     telemetry::RequestProfile::End();
@@ -107,6 +110,7 @@ bool Serve(const fastcgi::Request& request, const fastcgi::Reply& reply, api::Se
     response = ErrorResponse(500, "Internal server error");
   }
   response.SetHeader("X-Request-Id", request_id);
+  response.SetHeader("traceresponse", trace_context.Header());
   // The response goes to nginx now; counting and logging it does not delay the client.
   const bool written = fastcgi::WriteResponse(reply, response);
   const std::chrono::nanoseconds duration = std::chrono::steady_clock::now() - start;
@@ -120,8 +124,16 @@ bool Serve(const fastcgi::Request& request, const fastcgi::Reply& reply, api::Se
       scoreboard->EndRequest(nullptr);
     }
   }
-  const LoggedRequest logged = {http.method,          http.path, request_id, trace, response.status,
-                                response.body.size(), duration};
+  const LoggedRequest logged = {http.method,
+                                http.path,
+                                request_id,
+                                trace_context.trace_id,
+                                trace_context.span_id,
+                                trace_context.parent_id,
+                                trace,
+                                response.status,
+                                response.body.size(),
+                                duration};
   if (worker.access_log && !IsRoutinePath(http.path)) log::Info(AccessLine(logged));
   if (worker.slow_request.count() > 0 && duration >= worker.slow_request) {
     log::Warn(SlowLine(logged));

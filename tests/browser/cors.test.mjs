@@ -1,11 +1,14 @@
 // CORS for the HTTP API (NETGRAPH_CORS_ORIGINS): a page served from another origin calls /graphql
 // with fetch. The stack allows http://127.0.0.1:<HTTP port + 3> (scripts/stack); a page from the
-// port after it is refused: the browser sees no CORS headers and fetch fails.
+// port after it is refused: the browser sees no CORS headers and fetch fails. The allowed page also
+// reads the exposed headers (X-Request-Id, traceresponse) and nginx's own 429 with its Retry-After,
+// from a private nginx with a rate limit it reaches at once.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { newUser } from '../support/api.mjs';
 import { baseUrl, graphqlUrl } from '../support/stack.mjs';
+import { sparePort, startPrivatePool } from '../support/private-pool.mjs';
 import { launchBrowser, openPage, screenshot } from './browser.mjs';
 
 const apiPort = Number(new URL(baseUrl).port);
@@ -27,7 +30,25 @@ fetch(${JSON.stringify(graphqlUrl)}, {
 </script>`;
 }
 
+// A page that GETs a query from the stack once, then from `url` until nginx answers 429 (at most
+// four times), and writes what its script could read of each answer into #result.
+function limitedPageHtml(url) {
+  const stackUrl = `${graphqlUrl}?query=${encodeURIComponent('{ __typename }')}`;
+  return `<!doctype html><meta charset="utf-8"><title>second origin</title><pre id="result">running</pre>
+<script>
+(async () => {
+  const seen = [];
+  const read = async (r) => seen.push({ status: r.status, retryAfter: r.headers.get('retry-after'),
+    requestId: r.headers.get('x-request-id'), traceresponse: r.headers.get('traceresponse'), body: await r.json() });
+  await read(await fetch(${JSON.stringify(stackUrl)}));
+  for (let i = 0; i < 4 && seen.at(-1).status !== 429; i += 1) await read(await fetch(${JSON.stringify(url)}));
+  document.getElementById('result').textContent = 'ok ' + JSON.stringify(seen);
+})().catch((error) => { document.getElementById('result').textContent = 'failed ' + error.name; });
+</script>`;
+}
+
 let browser;
+let limitedUrl;
 const servers = [];
 const user = newUser('cors');
 before(async () => {
@@ -35,7 +56,7 @@ before(async () => {
   for (const origin of [allowedOrigin, refusedOrigin]) {
     const server = createServer((request, response) => {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(pageHtml(user.token));
+      response.end(request.url === '/limited' ? limitedPageHtml(limitedUrl) : pageHtml(user.token));
     });
     await new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -49,9 +70,9 @@ after(async () => {
   for (const server of servers) server.close();
 });
 
-async function resultFrom(origin, name) {
+async function resultFrom(origin, name, pagePath = '/') {
   const page = await openPage(browser);
-  await page.goto(`${origin}/`);
+  await page.goto(`${origin}${pagePath}`);
   await page.waitForFunction(() => document.getElementById('result').textContent !== 'running');
   const text = await page.textContent('#result');
   await screenshot(page, name);
@@ -104,4 +125,26 @@ test('preflight: the allowed origin gets methods, headers and max age; another g
   const fromRefused = await post(refusedOrigin);
   assert.equal(fromRefused.status, 200);
   assert.equal(fromRefused.headers.get('access-control-allow-origin'), null);
+});
+
+test("a page from an allowed origin reads the exposed headers and nginx's 429 with its Retry-After", { timeout: 90000 }, async (t) => {
+  // One request a minute and one more at once: nginx's 429 comes by the third request.
+  const pool = await startPrivatePool('browser-limited', {
+    port: sparePort(10),
+    nginxConf: (conf) => conf.replace('rate=5000r/s', 'rate=1r/m').replace('burst=5000', 'burst=1'),
+  });
+  t.after(() => pool.stop());
+  limitedUrl = `${pool.baseUrl}/graphql?query=${encodeURIComponent('{ __typename }')}`;
+  const text = await resultFrom(allowedOrigin, 'cors-limited', '/limited');
+  assert.match(text, /^ok /, 'the browser let the page read every answer, the 429 included');
+  const seen = JSON.parse(text.slice(3));
+  const limited = seen.at(-1);
+  assert.equal(limited.status, 429);
+  assert.equal(limited.retryAfter, '1');
+  assert.match(limited.requestId, /^[0-9a-f]{32}$/);
+  assert.deepEqual(limited.body, { errors: [{ message: 'Too many requests' }] });
+  // The pool's own answer (the stack's): its request id and traceresponse are readable too.
+  assert.equal(seen[0].status, 200);
+  assert.match(seen[0].requestId, /^[0-9a-f]{32}$/);
+  assert.match(seen[0].traceresponse, /^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
 });

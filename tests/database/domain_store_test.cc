@@ -362,6 +362,79 @@ TEST_F(DomainStoreTest, ExactlyOneOfManyConcurrentClaimsWins) {
   EXPECT_EQ(OutboxPayloads().size(), 1u);
 }
 
+// Test-only statements of the graph tests below.
+constexpr store::Statement kLockNodeNoWait{
+    "test_lock_node_nowait", "SELECT id FROM graph_nodes WHERE id = $1 FOR UPDATE NOWAIT"};
+constexpr store::Statement kNodeLabels{
+    "test_node_labels", "SELECT to_json(labels)::text FROM graph_nodes WHERE id = $1"};
+constexpr store::Statement kWaitingForALock{"test_waiting_for_a_lock",
+                                            "SELECT count(*) FROM pg_locks WHERE NOT granted"};
+constexpr store::Statement kInsertNode{
+    "test_insert_node", "INSERT INTO graph_nodes (id, type, labels) VALUES ($1, 'T', ARRAY[$2])"};
+
+TEST_F(DomainStoreTest, AGraphChangeLocksNoNodeItLeavesUnchanged) {
+  // Every claim names its round's node: a claim holding it until its commit would queue all others.
+  User alice = NewUser("did:privy:alice");
+  ASSERT_TRUE(Claim(alice, Issue(), RandomWallet()).ok());
+  Result<std::optional<store::RoundRow>> round = store::CurrentRound(*db_);
+  ASSERT_TRUE(round.ok() && round->has_value());
+  const std::string round_node = "round-" + std::to_string((*round)->id);
+
+  const std::vector<store::NodeRow> same = {{round_node, "Round", {"Round", "Seed"}, 0}};
+  Status held = db_->InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
+    NETGRAPH_ASSIGN_OR_RETURN(std::optional<std::int64_t> changed,
+                              store::WriteGraph(*db_, same, {}));
+    EXPECT_FALSE(changed.has_value()) << "the node was already as given";
+    store::Connection other(url_);
+    Result<store::Rows> locked = other.Run(kLockNodeNoWait, {round_node});
+    EXPECT_TRUE(locked.ok()) << "another transaction can lock the node: "
+                             << locked.status().message();
+    return Status::Ok();
+  });
+  ASSERT_TRUE(held.ok()) << held.message();
+}
+
+TEST_F(DomainStoreTest, AGraphChangeRacingAnInsertOfItsNodeStillAppliesItsLabels) {
+  // A inserts node x and has not committed; B's change of x waits for A, and must then update
+  // the row A committed, which B's snapshot did not see.
+  store::Connection a(url_);
+  ASSERT_TRUE(a.ExecuteScript("BEGIN").ok());
+  ASSERT_TRUE(a.Execute(kInsertNode, {"x", "from-a"}).ok());
+  Result<std::optional<std::int64_t>> b_changed = Status::Internal("not run");
+  std::thread b([&] {
+    store::Connection db(url_);
+    b_changed = store::WriteGraph(db, {{"x", "T", {"from-b"}, 0}}, {});
+  });
+  for (int i = 0; i < 500; ++i) {  // until B waits for A's row (at most 10 s)
+    Result<store::Rows> waiting = db_->Run(kWaitingForALock);
+    ASSERT_TRUE(waiting.ok());
+    if (waiting->Int(0, 0) > 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(a.ExecuteScript("COMMIT").ok());
+  b.join();
+  ASSERT_TRUE(b_changed.ok()) << b_changed.status().message();
+  EXPECT_TRUE(b_changed->has_value()) << "B changed the node's labels";
+  Result<store::Rows> labels = db_->Run(kNodeLabels, {"x"});
+  ASSERT_TRUE(labels.ok() && !labels->empty());
+  EXPECT_EQ(labels->Text(0, 0), R"(["from-b"])");
+}
+
+TEST_F(DomainStoreTest, AGraphChangeNamingANodeTwiceWritesItsLastForm) {
+  Result<std::optional<std::int64_t>> changed = store::WriteGraph(
+      *db_, {{"y", "T", {"first"}, 0}, {"z", "T", {}, 0}, {"y", "T", {"last"}, 0}},
+      {{"y", "z", "L", 0}, {"y", "z", "L", 0}});
+  ASSERT_TRUE(changed.ok()) << changed.status().message();
+  EXPECT_TRUE(changed->has_value());
+  Result<store::Rows> labels = db_->Run(kNodeLabels, {"y"});
+  ASSERT_TRUE(labels.ok() && !labels->empty());
+  EXPECT_EQ(labels->Text(0, 0), R"(["last"])");
+  Result<std::optional<std::int64_t>> again =
+      store::WriteGraph(*db_, {{"y", "T", {"last"}, 0}}, {{"y", "z", "L", 0}});
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(again->has_value()) << "nothing differs";
+}
+
 TEST_F(DomainStoreTest, ARedemptionCreditsEveryClaimedVoucherOnceUnderTheOwnersKey) {
   std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
   User alice = NewUser("did:privy:alice");

@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { databaseRelay } from '../support/database_relay.mjs';
 import {
   Ledger, OUTCOMES, checkInvariants, investorLoop, measureRecovery, newInvestor, printTable,
-  readerLoop, requester, sleep, subscribers as newSubscribers, waitConnected,
+  pick, readerLoop, requester, sleep, subscribers as newSubscribers, waitConnected,
 } from '../support/fault-load.mjs';
 
 const { values: flags } = parseArgs({

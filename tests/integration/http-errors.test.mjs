@@ -12,10 +12,12 @@ const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 const master = readPid('fcgi.pid');
 const workersBefore = childrenOf(master).sort();
 
+// Uncompressed: nginx gzips answers over 1 KB for clients that accept it (fetch does), and a
+// compressed answer is sent in chunks, whatever the pool said.
 async function post(body, { contentType = 'application/json', accept = GRAPHQL_RESPONSE } = {}) {
   const response = await fetch(graphqlUrl, {
     method: 'POST',
-    headers: { 'content-type': contentType, accept },
+    headers: { 'content-type': contentType, accept, 'accept-encoding': 'identity' },
     body,
   });
   return { response, text: await response.text() };

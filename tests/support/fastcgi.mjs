@@ -39,14 +39,15 @@ export function nameValue(name, value) {
 }
 
 // The records of one request; `keep` sets FCGI_KEEP_CONN (the pool then keeps the connection).
-export function encodeRequest({ method = 'POST', path = '/graphql', headers = {}, body = '' }, keep) {
+// `query` is the URL's query string, still encoded.
+export function encodeRequest({ method = 'POST', path = '/graphql', query = '', headers = {}, body = '' }, keep) {
   const payload = Buffer.from(body);
   const params = {
     REQUEST_METHOD: method,
     DOCUMENT_URI: path,
     SCRIPT_NAME: path,
-    REQUEST_URI: path,
-    QUERY_STRING: '',
+    REQUEST_URI: query ? `${path}?${query}` : path,
+    QUERY_STRING: query,
     CONTENT_LENGTH: String(payload.length),
     SERVER_PROTOCOL: 'HTTP/1.1',
   };

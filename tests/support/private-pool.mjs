@@ -19,9 +19,12 @@ export function sparePort(offset) {
 }
 
 // Starts netgraph-fcgi with the stack's environment plus `env`, and nginx on 127.0.0.1:`port`,
-// sending WebSocket upgrades and /ws/* to `wsSocket` (default: the stack's netgraph-ws).
+// sending WebSocket upgrades and /ws/* to `wsSocket` (default: the stack's netgraph-ws);
+// `nginxConf` may rewrite the rendered nginx.conf (a lower rate limit, a cache).
 // Returns {baseUrl, dir, poolLog, nginxAccessLog, masterPid, stop()}.
-export async function startPrivatePool(name, { port, env = {}, wsSocket = path.join(runDir, 'ws.sock') }) {
+export async function startPrivatePool(name, {
+  port, env = {}, wsSocket = path.join(runDir, 'ws.sock'), nginxConf = (conf) => conf,
+}) {
   const dir = path.join(runDir, `pool-${name}`);
   rmSync(dir, { recursive: true, force: true });
   for (const sub of ['logs', 'nginx/tmp']) mkdirSync(path.join(dir, sub), { recursive: true });
@@ -42,10 +45,11 @@ export async function startPrivatePool(name, { port, env = {}, wsSocket = path.j
     .replaceAll('@RUN_DIR@', dir).replaceAll('@REPO@', repo).replaceAll('@HTTP_PORT@', String(port))
     .replaceAll('@USER_LINE@', process.getuid() === 0 ? 'user root;' : '')
     .replaceAll('@WEB_ROOT@', path.join(buildDir, 'web'))
+    .replaceAll('@CORS_ORIGINS@', (process.env.NETGRAPH_CORS_ORIGINS ?? '').split(',').join(' '))
     .replaceAll(`unix:${dir}/ws.sock`, `unix:${wsSocket}`);
-  const nginxConf = path.join(dir, 'nginx', 'nginx.conf');
-  writeFileSync(nginxConf, conf);
-  const nginxArgs = ['-p', path.join(dir, 'nginx'), '-c', nginxConf, '-e', path.join(dir, 'logs', 'nginx-error.log')];
+  const nginxConfFile = path.join(dir, 'nginx', 'nginx.conf');
+  writeFileSync(nginxConfFile, nginxConf(conf));
+  const nginxArgs = ['-p', path.join(dir, 'nginx'), '-c', nginxConfFile, '-e', path.join(dir, 'logs', 'nginx-error.log')];
   execFileSync('nginx', nginxArgs);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${baseUrl}/health`).catch(() => null))?.status === 200,

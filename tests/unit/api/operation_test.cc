@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/api/answer_key.h"
 #include "core/api/service.h"
 #include "tests/unit/api/counting_generation.h"
 
@@ -124,6 +125,44 @@ TEST_F(OperationTest, AnAnonymousPublicAnswerComesFromTheReadCacheAsItsData) {
   OperationRun with_scope = Run("{ __typename }", Caller::WithScope(scope));
   EXPECT_EQ(with_scope.result.data, first.result.data);
   EXPECT_EQ(service_->read_cache().size(), 1u);
+}
+
+TEST_F(OperationTest, AWholePublicAnswerHasTheDigestOfItsDataAndACallerHoldingItIsNotModified) {
+  CountingGeneration generation;
+  service_->UseDataGeneration(&generation);
+  OperationOptions holds_any;
+  int asked = 0;
+  holds_any.holds = [&](std::string_view) { return ++asked > 0; };
+  // Nothing kept yet: the operation runs, whatever the caller holds.
+  OperationRun first = Run("{ __typename }", Caller::WithAuthorization(""), holds_any);
+  EXPECT_FALSE(first.not_modified);
+  EXPECT_EQ(first.digest, AnswerDigest(first.result.data));
+  EXPECT_EQ(asked, 0);
+
+  OperationOptions holds_other;
+  holds_other.holds = [](std::string_view) { return false; };
+  OperationRun other = Run("{ __typename }", Caller::WithAuthorization(""), holds_other);
+  EXPECT_FALSE(other.not_modified);
+  EXPECT_EQ(other.result.data, first.result.data);
+  EXPECT_EQ(other.digest, first.digest);
+
+  OperationOptions holds_it;
+  holds_it.holds = [&](std::string_view digest) { return digest == first.digest; };
+  OperationRun again = Run("{ __typename }", Caller::WithAuthorization(""), holds_it);
+  EXPECT_TRUE(again.not_modified);
+  EXPECT_EQ(again.digest, first.digest);
+  EXPECT_TRUE(again.result.data.empty());
+
+  // A change: the kept answer is no longer current, so the operation runs again.
+  generation.Advance();
+  OperationRun after = Run("{ __typename }", Caller::WithAuthorization(""), holds_it);
+  EXPECT_FALSE(after.not_modified);
+  EXPECT_EQ(after.digest, first.digest) << "the same data, the same digest";
+
+  // With a token, or with errors, no digest.
+  RequestScope scope(*service_, Credentials::kInvalid, std::nullopt);
+  EXPECT_TRUE(Run("{ __typename }", Caller::WithScope(scope), holds_it).digest.empty());
+  EXPECT_TRUE(Run("{ nope }", Caller::WithAuthorization(""), holds_it).digest.empty());
 }
 
 TEST_F(OperationTest, SubscribeStartsWithTheRequestsOperationAndVariables) {

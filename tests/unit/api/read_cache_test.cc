@@ -37,6 +37,29 @@ class ReadCacheTest : public ::testing::Test {
   int reads = 0;
 };
 
+TEST_F(ReadCacheTest, KeepsTheDigestOfAnAnswerAndPeeksAtItWithoutReading) {
+  ReadCache cache(8, 1 << 20);
+  cache.Attach(&generation);
+  EXPECT_EQ(cache.Peek("k", kNow), std::nullopt);
+  const auto read = [&]() -> Result<ReadCache::Fresh> {
+    ++reads;
+    return ReadCache::Fresh{Value::String("answer"), kNow + seconds(10),
+                            "d" + std::to_string(reads)};
+  };
+  std::string digest;
+  ASSERT_TRUE(cache.Get("k", kNow, read, &digest).ok());
+  EXPECT_EQ(digest, "d1");
+  digest.clear();
+  ASSERT_TRUE(cache.Get("k", kNow, read, &digest).ok());
+  EXPECT_EQ(digest, "d1") << "from memory";
+  EXPECT_EQ(cache.Peek("k", kNow + seconds(9)), "d1");
+  EXPECT_EQ(cache.Peek("k", kNow + seconds(10)), std::nullopt) << "no longer valid";
+  EXPECT_EQ(cache.Peek("other", kNow), std::nullopt);
+  generation.Advance();
+  EXPECT_EQ(cache.Peek("k", kNow), std::nullopt) << "read at an older generation";
+  EXPECT_EQ(reads, 1);
+}
+
 TEST_F(ReadCacheTest, AnswersFromMemoryUntilTheGenerationAdvances) {
   ReadCache cache(4, 1 << 20);
   cache.Attach(&generation);

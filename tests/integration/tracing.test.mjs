@@ -1,0 +1,163 @@
+// W3C Trace Context (daemon/trace_context.h): a traceparent sent with a request is joined (its
+// trace id in the pool's access and slow lines and netgraph-ws's upgrade line, and in the
+// traceresponse header with the request's own span), an absent or malformed one is replaced by a
+// new trace. And what browsers may read: the pool exposes X-Request-Id, Retry-After, traceresponse
+// and ETag to an allowed origin, and nginx's own 429 carries the CORS headers for it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { graphqlUrl, runDir, waitFor, wsUrl } from '../support/stack.mjs';
+import { holdLock, sparePort, startPrivatePool } from '../support/private-pool.mjs';
+import { CLAIM, issueVouchers, newUser, portfolio, randomWallet } from '../support/api.mjs';
+
+const TRACERESPONSE = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+const allowedOrigin = process.env.NETGRAPH_CORS_ORIGINS.split(',')[0];
+const refusedOrigin = 'http://refused.example';
+
+const newTraceparent = () => `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+
+// The JSON of the lines of `log` (a pool's or netgraph-ws's) that start with `marker`.
+function logged(log, marker) {
+  return log.split('\n')
+    .map((line) => line.match(new RegExp(`^<\\d>\\w+ netgraph-(?:fcgi|ws)\\[\\d+\\]: ${marker} (\\{.*\\})$`)))
+    .filter(Boolean).map((match) => JSON.parse(match[1]));
+}
+const stackLog = (name) => readFileSync(path.join(runDir, 'logs', name), 'utf8');
+
+async function accessLineOf(response) {
+  const requestId = response.headers.get('x-request-id');
+  return waitFor(() => logged(stackLog('fcgi.log'), 'access').find((line) => line.request_id === requestId),
+    { what: `the access line of ${requestId}` });
+}
+
+test('a traceparent is joined: its trace id in the access line and in traceresponse, with a span of the request', async () => {
+  const traceparent = newTraceparent();
+  const [, traceId, parentId] = traceparent.split('-');
+  const response = await fetch(`${graphqlUrl}?query=${encodeURIComponent('{ __typename }')}`, { headers: { traceparent } });
+  assert.equal(response.status, 200);
+  const [, answeredTrace, span, flags] = TRACERESPONSE.exec(response.headers.get('traceresponse'));
+  assert.equal(answeredTrace, traceId);
+  assert.notEqual(span, parentId);
+  assert.equal(flags, '01');
+  const line = await accessLineOf(response);
+  assert.equal(line.trace_id, traceId);
+  assert.equal(line.span_id, span);
+  assert.equal(line.parent_span_id, parentId);
+});
+
+test('an absent or malformed traceparent starts a new trace', async () => {
+  const valid = newTraceparent();
+  const traceIds = new Set();
+  for (const traceparent of [undefined, 'junk', valid.toUpperCase(), `00-${'0'.repeat(32)}-${valid.slice(36)}`, `${valid}-more`]) {
+    const response = await fetch(graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(traceparent && { traceparent }) },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    const [, traceId, span, flags] = TRACERESPONSE.exec(response.headers.get('traceresponse'));
+    assert.notEqual(traceId, '0'.repeat(32));
+    assert.notEqual(traceId, valid.split('-')[1], traceparent);
+    assert.equal(flags, '00');
+    traceIds.add(traceId);
+    const line = await accessLineOf(response);
+    assert.equal(line.trace_id, traceId);
+    assert.equal(line.span_id, span);
+    assert.equal(line.parent_span_id, undefined);
+  }
+  assert.equal(traceIds.size, 5, 'a new trace each time');
+});
+
+test("netgraph-ws's upgrade line joins the client's trace", async () => {
+  const traceparent = newTraceparent();
+  const traceId = traceparent.split('-')[1];
+  const socket = new WebSocket(wsUrl, 'graphql-transport-ws', { headers: { traceparent } });
+  await new Promise((resolve, reject) => { socket.on('open', resolve); socket.on('error', reject); });
+  socket.close(1000);
+  const line = await waitFor(() => logged(stackLog('ws.log'), 'access').find((l) => l.trace_id === traceId),
+    { what: "netgraph-ws's access line with the trace id" });
+  assert.equal(line.parent_span_id, traceparent.split('-')[2]);
+  assert.match(line.span_id, /^[0-9a-f]{16}$/);
+  assert.match(line.request_id, /^[0-9a-f]{32}$/);
+});
+
+test('the slow-request line carries the trace too', async (t) => {
+  const pool = await startPrivatePool('tracing-slow', { port: sparePort(8), env: { NETGRAPH_SLOW_REQUEST_MS: '100' } });
+  t.after(() => pool.stop());
+  const user = newUser('trace-slow');
+  await portfolio(user.token);
+  const [code] = issueVouchers(1);
+  const lock = await holdLock(`SELECT id FROM vouchers WHERE code = '${code.replaceAll('-', '')}' FOR UPDATE`);
+  const traceparent = newTraceparent();
+  const claim = fetch(`${pool.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}`, traceparent },
+    body: JSON.stringify({ query: CLAIM, variables: { code, wallet: randomWallet() } }),
+  });
+  try {
+    await waitFor(async () => (await (await fetch(`${pool.baseUrl}/status`)).json())
+      .workers.some((w) => w.operation_name === 'Claim' && w.elapsed_ms >= 200), { what: 'the claim to wait on the lock' });
+  } finally {
+    await lock.release();
+  }
+  const response = await claim;
+  assert.equal(response.status, 200);
+  const requestId = response.headers.get('x-request-id');
+  const [, traceId, span] = TRACERESPONSE.exec(response.headers.get('traceresponse'));
+  assert.equal(traceId, traceparent.split('-')[1]);
+  const slow = await waitFor(() => logged(pool.log(), 'slow request').find((line) => line.request_id === requestId),
+    { what: 'the slow line' });
+  assert.equal(slow.trace_id, traceId);
+  assert.equal(slow.span_id, span);
+});
+
+test('browsers on an allowed origin may read X-Request-Id, Retry-After, traceresponse and ETag, on nginx\'s 413 too', async () => {
+  const response = await fetch(`${graphqlUrl}?query=${encodeURIComponent('{ __typename }')}`, { headers: { origin: allowedOrigin } });
+  assert.equal(response.headers.get('access-control-allow-origin'), allowedOrigin);
+  assert.equal(response.headers.get('access-control-expose-headers'), 'X-Request-Id, Retry-After, traceresponse, ETag');
+  const refused = await fetch(graphqlUrl, { method: 'POST', headers: { origin: refusedOrigin, 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+  assert.equal(refused.headers.get('access-control-expose-headers'), null);
+
+  // nginx's own 413 (a body over client_max_body_size) carries them too, for the allowed origin.
+  const tooLarge = (origin) => fetch(graphqlUrl, {
+    method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: 'x'.repeat(2 * 1024 * 1024),
+  });
+  const large = await tooLarge(allowedOrigin);
+  assert.equal(large.status, 413);
+  assert.deepEqual(await large.json(), { errors: [{ message: 'Request body too large' }] });
+  assert.equal(large.headers.get('access-control-allow-origin'), allowedOrigin);
+  assert.match(large.headers.get('access-control-expose-headers'), /X-Request-Id/);
+  assert.match(large.headers.get('x-request-id'), /^[0-9a-f]{32}$/);
+  assert.equal((await tooLarge(refusedOrigin)).headers.get('access-control-allow-origin'), null);
+});
+
+test("nginx's own 429 carries the CORS headers for an allowed origin, and only for it", async (t) => {
+  const pool = await startPrivatePool('tracing-limited', {
+    port: sparePort(9),
+    // One request a minute, one more at once: the third within the minute at the latest is 429.
+    nginxConf: (conf) => conf.replace('rate=5000r/s', 'rate=1r/m').replace('burst=5000', 'burst=1'),
+  });
+  t.after(() => pool.stop());
+  const get = (origin) => fetch(`${pool.baseUrl}/graphql?query=${encodeURIComponent('{ __typename }')}`,
+    { headers: origin ? { origin } : {} });
+  // (Waiting for the pool's /health may have spent the allowance already.)
+  let limited;
+  for (let i = 0; i < 3 && limited?.status !== 429; i += 1) limited = await get(allowedOrigin);
+  assert.equal(limited.status, 429);
+  assert.deepEqual(await limited.json(), { errors: [{ message: 'Too many requests' }] });
+  assert.equal(limited.headers.get('access-control-allow-origin'), allowedOrigin);
+  assert.match(limited.headers.get('access-control-expose-headers'), /Retry-After/);
+  assert.equal(limited.headers.get('retry-after'), '1');
+  assert.match(limited.headers.get('x-request-id'), /^[0-9a-f]{32}$/);
+  assert.match(limited.headers.get('vary'), /Origin/);
+  for (const origin of [refusedOrigin, undefined]) {
+    const other = await get(origin);
+    assert.equal(other.status, 429);
+    assert.equal(other.headers.get('access-control-allow-origin'), null, String(origin));
+    assert.equal(other.headers.get('access-control-expose-headers'), null, String(origin));
+  }
+  // The origin is compared whole: a listed origin as a prefix of another is not it.
+  assert.equal((await get(`${allowedOrigin}0`)).headers.get('access-control-allow-origin'), null);
+});
