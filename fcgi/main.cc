@@ -65,6 +65,7 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
       static_cast<std::size_t>(env.Int("NETGRAPH_MAX_BODY_BYTES", 1024 * 1024, 1024, 64L << 20));
   read->prefork.request_timeout =
       std::chrono::milliseconds(env.Int("NETGRAPH_REQUEST_TIMEOUT_MS", 30000, 0, 3600000));
+  read->worker.http.publish_schema = env.Bool("NETGRAPH_PUBLISH_SCHEMA", true);
   read->worker.access_log = env.Bool("NETGRAPH_ACCESS_LOG", true);
   read->scoreboard = env.Bool("NETGRAPH_SCOREBOARD", true);
   read->worker.slow_request =

@@ -54,6 +54,7 @@ struct GraphQLHttpOptions {
   // NETGRAPH_PUBLIC_MAX_AGE: seconds shared caches and browsers may keep a public answer without
   // asking again; 0 makes them revalidate every time (no-cache).
   int public_max_age = 0;
+  bool publish_schema = true;  // Route serves the SDL at kSchemaPath (fcgi/http/routes.h)
 };
 
 // What the handler learnt about one request, for the access log, the slow log and the metrics.

@@ -63,6 +63,21 @@ HttpResponse Show(const HttpRequest& request, const Page& page) {
   return response;
 }
 
+// The schema's SDL, core/api/schema.graphql as compiled in, the file the package also installs:
+// what client code generators read when introspection is off. Public, like the operations it
+// describes.
+HttpResponse SchemaDocument(const HttpRequest& request, bool published) {
+  if (!published) {
+    return ErrorResponse(404, "Not found: this service does not publish its schema here");
+  }
+  if (std::optional<HttpResponse> refused = RefuseUnlessGet(request)) return *refused;
+  HttpResponse response;
+  response.SetHeader("Content-Type", "text/plain; charset=utf-8");
+  response.SetHeader("Cache-Control", "no-cache");
+  if (request.method == "GET") response.body = std::string(api::ServiceSchema());
+  return response;
+}
+
 }  // namespace
 
 Router::Router(GraphQLHttpOptions options, std::string ws_address)
@@ -77,6 +92,11 @@ HttpResponse Router::Route(const HttpRequest& request, api::Service& service,
   if (request.path == "/graphql") {
     if (request.method == "OPTIONS") return options_.cors.Preflight(request);
     HttpResponse response = HandleGraphQL(request, service, options_, trace);
+    options_.cors.Decorate(request, response);
+    return response;
+  }
+  if (request.path == kSchemaPath) {
+    HttpResponse response = SchemaDocument(request, options_.publish_schema);
     options_.cors.Decorate(request, response);
     return response;
   }

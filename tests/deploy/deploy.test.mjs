@@ -108,6 +108,11 @@ test('/health answers 200 through nginx beside Debian\'s default site, with the 
   assert.equal(body.version, version);
   assert.equal(`${version}-1`, container.must('dpkg-query', '-W', '-f', '${Version}', 'netgraph'));
   assert.equal((await fetch(`${siteUrl}/live`)).status, 200);
+  // The package installs the schema's SDL, and the site serves the same text for code generators
+  // with introspection off (the package's configuration).
+  const schema = await fetch(`${siteUrl}/graphql/schema.graphql`);
+  assert.equal(schema.status, 200);
+  assert.equal(await schema.text(), readFileSync(container.file('/usr/share/netgraph/schema.graphql'), 'utf8'));
   // The configuration holds secrets: readable by the services' group only, as dpkg installed it.
   assert.equal(container.must('stat', '-c', '%U:%G %a', envFile).trim(), 'root:netgraph 640');
   assert.match(container.must('dpkg-statoverride', '--list', envFile), /^root netgraph 640 /);
