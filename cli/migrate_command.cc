@@ -16,7 +16,12 @@ namespace netgraph::cli {
 namespace {
 
 // Whether PostgreSQL could not be reached, or was starting or stopping: worth waiting for. A server
-// that answered and refused (no such role or database, a failed login) is not.
+// that answered and refused (no such role or database, a failed login) is not. The one place that
+// reads an error's text to decide: libpq gives out a connection refused at startup as text alone
+// (PQerrorMessage; the server's SQLSTATE, 57P03 for "starting up", 28000 for an unknown role, is
+// not exposed for a connection that failed), so this and Explained read libpq's words. A server
+// whose lc_messages words them otherwise makes a refusal look unreachable: it is waited on until
+// --wait's time runs out, and the hint below is not added.
 bool Unreachable(const Status& status) {
   if (status.code() != StatusCode::kUnavailable) return false;
   const std::string& message = status.message();

@@ -81,10 +81,6 @@ class [[nodiscard]] Status {
   static Status FromCode(StatusCode code, std::string message) {
     return Status(code == StatusCode::kOk ? StatusCode::kUnknown : code, std::move(message));
   }
-  // An error without a more specific code (kUnknown).
-  static Status Error(std::string message) {
-    return Status(StatusCode::kUnknown, std::move(message));
-  }
   static Status InvalidArgument(std::string message) {
     return Status(StatusCode::kInvalidArgument, std::move(message));
   }

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "core/crypto/private_file.h"
-#include "core/domain/update_message.h"
+#include "core/domain/update_authenticator.h"
 #include "core/log.h"
 #include "core/store/connection.h"
 #include "core/store/migrations.h"

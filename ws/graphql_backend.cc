@@ -54,7 +54,7 @@ GraphqlBackend::GraphqlBackend(api::Service& service, DatabaseWorkers& workers,
       hub_(*this, limits),
       feed_(
           *this,
-          [this](std::string_view channel, const PublishedUpdate& update,
+          [this](std::string_view channel, const domain::UpdateMessage& update,
                  const UpdateStamp& stamp) {
             std::size_t deliveries =
                 hub_.Publish(channel, graphql::Value::FromJson(update.event), stamp);
@@ -262,8 +262,9 @@ graphql::ExecutionResult GraphqlBackend::ExecuteEvent(const graphql::Subscriptio
 
 void GraphqlBackend::OnPublished(std::string_view channel, std::string_view message) {
   Result<std::string_view> payload = service_.updates().Open(channel, message);
-  Result<PublishedUpdate> update = payload.ok() ? ParseUpdate(*payload, max_update_bytes_)
-                                                : Result<PublishedUpdate>(payload.status());
+  Result<domain::UpdateMessage> update =
+      payload.ok() ? domain::UpdateMessage::Parse(*payload, max_update_bytes_)
+                   : Result<domain::UpdateMessage>(payload.status());
   if (!update.ok()) {
     refusals_.Record("on channel " + std::string(channel) + ": " + update.status().message());
     return;

@@ -1,5 +1,6 @@
-// A graph update between Redis and the subscribers: how a published message is read, and the
-// sequence numbers every delivered result carries so that a client can tell it missed updates.
+// A graph update between Redis and the subscribers: the sequence numbers every delivered result
+// carries so that a client can tell it missed updates. The message itself, and how it is read, is
+// core/domain/update_message.h.
 //
 // Each `next` payload gets `extensions: {"sequence": N}` (and `"publisherSequence": P` when the
 // publisher numbered its message: the outbox relay sends its gap-free outbox id, with the outbox's
@@ -13,15 +14,10 @@
 #ifndef NETGRAPH_WS_UPDATE_H_
 #define NETGRAPH_WS_UPDATE_H_
 
-#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
-
-#include "core/status.h"
 
 namespace netgraph::ws {
 
@@ -63,25 +59,6 @@ class Sequencer {
   std::string epoch_;
   std::optional<std::int64_t> last_publisher_sequence_;
 };
-
-// A published message: a JSON object, the root value of the subscription field (a NetworkUpdate
-// for netgraph:graph). An integer "sequence" member is the publisher's number for it, a string
-// "epoch" member (at most kMaxEpochBytes) the epoch the relay published it under (under the MAC:
-// core/domain/outbox_relay.h), an integer "appendedAt" member its commit instant
-// (core/domain/graph_change.h).
-struct PublishedUpdate {
-  nlohmann::json event;
-  std::optional<std::int64_t> publisher_sequence;
-  std::string epoch;  // empty when the message names none
-  // When the publisher appended it (microseconds since the Unix epoch), if it said.
-  std::optional<std::int64_t> appended_unix_us;
-};
-inline constexpr std::size_t kMaxEpochBytes = 128;
-// Reads a payload (already authenticated, see core/domain/update_message.h) with the limits of a
-// client's message: at most `max_bytes`, and no deeper than client JSON may nest
-// (core/api/client_json.h), so the recursive walks that follow (Value::FromJson, execution) stay
-// within the stack whatever was published.
-Result<PublishedUpdate> ParseUpdate(std::string_view payload, std::size_t max_bytes);
 
 // The stamp as the "extensions" object of an update's response (ExecutionResult::Body).
 std::string StampExtensions(const UpdateStamp& stamp);

@@ -38,12 +38,12 @@ void UpdateFeed::OnSubscribed() {
   if (!CatchUp("", 0)) sequencer_.MarkPossibleLoss();
 }
 
-void UpdateFeed::OnMessage(std::string_view channel, const PublishedUpdate& update) {
-  if (!update.publisher_sequence) {
+void UpdateFeed::OnMessage(std::string_view channel, const domain::UpdateMessage& update) {
+  if (!update.sequence) {
     deliver_(channel, update, sequencer_.Deliver(std::nullopt));
     return;
   }
-  const std::int64_t number = *update.publisher_sequence;
+  const std::int64_t number = *update.sequence;
   const bool followed =
       sequencer_.following() && (update.epoch.empty() || update.epoch == sequencer_.epoch());
   if (!followed && !FollowConfirmed(update.epoch, number)) return;
@@ -108,8 +108,8 @@ void UpdateFeed::RememberRefused(std::string_view epoch,
   refused_epochs_.insert_or_assign(std::string(epoch), now + kRefusedEpochRecheck);
 }
 
-void UpdateFeed::DeliverNumbered(std::string_view channel, const PublishedUpdate& update) {
-  deliver_(channel, update, sequencer_.Deliver(update.publisher_sequence));
+void UpdateFeed::DeliverNumbered(std::string_view channel, const domain::UpdateMessage& update) {
+  deliver_(channel, update, sequencer_.Deliver(update.sequence));
 }
 
 bool UpdateFeed::CatchUp(std::string_view epoch, std::int64_t until) {
@@ -143,13 +143,14 @@ CatchUpOutcome UpdateFeed::ReadMissed(std::string_view epoch, std::int64_t until
                   " is no longer there (NETGRAPH_OUTBOX_RETENTION_SECONDS)");
         return CatchUpOutcome::kPruned;
       }
-      Result<PublishedUpdate> update = ParseUpdate(row.payload, max_update_bytes_);
+      Result<domain::UpdateMessage> update =
+          domain::UpdateMessage::Parse(row.payload, max_update_bytes_);
       if (!update.ok()) {
         log::Warn("catching up from the outbox: update " + std::to_string(row.id) + ": " +
                   update.status().message());
         return CatchUpOutcome::kInvalid;
       }
-      update->publisher_sequence = row.id;
+      update->sequence = row.id;
       update->epoch = page->epoch;
       DeliverNumbered(row.channel, *update);
       ++WsMetrics().catch_up_updates_total;

@@ -35,6 +35,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/domain/update_message.h"
 #include "core/status.h"
 #include "core/store/outbox.h"
 #include "core/throttled_log.h"
@@ -55,7 +56,7 @@ class OutboxReader {
 class UpdateFeed {
  public:
   // Hands one update, stamped, to the subscriptions of `channel`.
-  using Deliver = std::function<void(std::string_view channel, const PublishedUpdate& update,
+  using Deliver = std::function<void(std::string_view channel, const domain::UpdateMessage& update,
                                      const UpdateStamp& stamp)>;
   using Clock = std::function<std::chrono::steady_clock::time_point()>;
   // `max_update_bytes`: the limit of a message read from the outbox, as from Redis. `clock`
@@ -66,7 +67,7 @@ class UpdateFeed {
   // The Redis subscription is in place (the first time, or again after the connection was lost).
   void OnSubscribed();
   // An authenticated, parsed message from Redis.
-  void OnMessage(std::string_view channel, const PublishedUpdate& update);
+  void OnMessage(std::string_view channel, const domain::UpdateMessage& update);
 
   // Most rows one catch-up reads; a longer gap is left to the clients' resynchronisation.
   static constexpr std::int64_t kMaxCatchUpRows = 10000;
@@ -87,7 +88,7 @@ class UpdateFeed {
   // Counts the read (ws/metrics.h) by its outcome.
   bool CatchUp(std::string_view epoch, std::int64_t until);
   CatchUpOutcome ReadMissed(std::string_view epoch, std::int64_t until);
-  void DeliverNumbered(std::string_view channel, const PublishedUpdate& update);
+  void DeliverNumbered(std::string_view channel, const domain::UpdateMessage& update);
 
   OutboxReader& outbox_;
   Deliver deliver_;

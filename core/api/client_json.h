@@ -1,28 +1,24 @@
-// JSON from a client (an HTTP body or GET parameter, a WebSocket message), parsed without
-// exceptions and without deep recursion: text that nests deeper than `max_depth` is refused before
-// parsing, so no later recursive walk over the value (conversion, coercion, printing) can exhaust
-// the stack.
+// JSON from a client (an HTTP body or GET parameter, a WebSocket message): parsed with the bounds
+// of core/bounded_json.h, at most kMaxClientJsonDepth levels deep unless the daemon's setting says
+// otherwise (fcgi/http/graphql_http.h).
 #ifndef NETGRAPH_CORE_API_CLIENT_JSON_H_
 #define NETGRAPH_CORE_API_CLIENT_JSON_H_
 
 #include <cstddef>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "core/bounded_json.h"
 
 namespace netgraph::api {
 
-inline constexpr std::size_t kMaxClientJsonDepth = 64;
+inline constexpr std::size_t kMaxClientJsonDepth = kMaxJsonDepth;
 
-struct ClientJson {
-  enum class Problem { kNone, kTooDeep, kMalformed };
-  nlohmann::json value;  // discarded unless problem is kNone
-  Problem problem = Problem::kNone;
+using ClientJson = BoundedJson;
 
-  bool ok() const { return problem == Problem::kNone; }
-};
-
-ClientJson ParseClientJson(std::string_view text, std::size_t max_depth = kMaxClientJsonDepth);
+inline ClientJson ParseClientJson(std::string_view text,
+                                  std::size_t max_depth = kMaxClientJsonDepth) {
+  return ParseBoundedJson(text, max_depth);
+}
 
 }  // namespace netgraph::api
 

@@ -1,8 +1,9 @@
 // Running one GraphQL operation for an adapter, the one path from an OperationRequest to the
-// engine for both daemons (fcgi/graphql_http.cc; ws/graphql_backend.cc, on its database workers):
-// resolve a persisted query and refuse an untrusted document (core/api/persisted_documents.h),
-// prepare the query (the engine's document cache), describe the operation, verify the caller's
-// token, execute, and, for a query without a token whose root fields are all public reads
+// engine for both daemons (fcgi/http/graphql_http.cc; ws/graphql_backend.cc, on its database
+// workers): resolve a persisted query and refuse an untrusted document
+// (core/api/persisted_documents.h), prepare the query (the engine's document cache), describe the
+// operation, verify the caller's token, execute, and, for a query without a token whose root fields
+// are all public reads
 // (Service::AnsweredFromReadCache), consult and fill the read cache with the whole answer. The run
 // comes back with what the adapter needs to answer, log and count: the engine's result (its
 // errors' codes included), the operation, and the domain's refusal that a resolver reported

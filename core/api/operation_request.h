@@ -1,6 +1,6 @@
 // One GraphQL operation as a client asks for it: the query text, the operation name and the
 // variables, checked for type (GraphQL over HTTP's request parameters; JSON null counts as absent).
-// Parsed once, here, whatever transport carried it (fcgi/graphql_http.cc: a POST body or GET's
+// Parsed once, here, whatever transport carried it (fcgi/http/graphql_http.cc: a POST body or GET's
 // parameters as that JSON; ws/session.cc: a subscribe or start payload).
 //
 // A persisted query (Apollo's automatic persisted queries: extensions.persistedQuery is

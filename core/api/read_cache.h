@@ -2,8 +2,8 @@
 // kept in memory and handed out again until the data changes, so a public read does not touch
 // PostgreSQL on every request. There is no TTL: an answer is valid for the data generation it was
 // read at (DataGeneration, which the process that hosts the service provides, e.g. a counter that
-// all workers of a FastCGI pool share: fcgi/data_generation.h) and, when the data says so, until
-// the instant it next changes by time alone.
+// all workers of a FastCGI pool share: fcgi/pool/data_generation.h) and, when the data says so,
+// until the instant it next changes by time alone.
 //
 // The freshness contract (docs/architecture.md#the-read-cache) rests on two rules:
 // - whoever commits a change of the public data advances the generation before answering, and

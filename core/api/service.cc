@@ -20,9 +20,9 @@ namespace {
 constexpr std::chrono::seconds kRejectionLogInterval{60};
 
 // Distinct public answers a process keeps (networkGraph per limit, investmentData, and the whole
-// answers of anonymous public queries: fcgi/graphql_http.cc) and the memory they may hold: a pool
-// worker must stay small (32 MiB RSS, issue 11) and a networkGraph(limit: 1000) answer holds about
-// 1.4 MB, a limit: 100 one about 140 KB (its whole answer as text, about 7 KB).
+// answers of anonymous public queries: fcgi/http/graphql_http.cc) and the memory they may hold: a
+// pool worker must stay small (32 MiB RSS, issue 11) and a networkGraph(limit: 1000) answer holds
+// about 1.4 MB, a limit: 100 one about 140 KB (its whole answer as text, about 7 KB).
 constexpr std::size_t kReadCacheMaxEntries = 64;
 constexpr std::size_t kReadCacheMaxBytes = 4 * 1024 * 1024;
 

@@ -23,7 +23,7 @@
 #include "core/auth/token_verifier.h"
 #include "core/domain/confidential_ledger.h"
 #include "core/domain/outbox_relay.h"
-#include "core/domain/update_message.h"
+#include "core/domain/update_authenticator.h"
 #include "core/domain/voucher.h"
 #include "core/domain/wallet_proof.h"
 #include "core/graphql/engine.h"

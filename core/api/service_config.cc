@@ -14,6 +14,7 @@ Result<ServiceConfig> ServiceConfig::FromEnvironment(config::Environment& env) {
   config.database = store::ConnectionOptions::FromEnvironment(env);
   Result<store::RedisAddress> redis =
       store::RedisAddress::Parse(env.String("REDIS_URL", "redis://127.0.0.1:6379"));
+  if (!redis.ok()) redis = redis.status().WithContext("REDIS_URL");
   config.sentinels = store::RedisSentinels::FromEnvironment(env);
   graphql::Limits& limits = config.engine.limits;
   limits.max_document_bytes = static_cast<std::size_t>(

@@ -13,7 +13,7 @@
 #include "core/config/environment.h"
 #include "core/domain/outbox_relay.h"
 #include "core/domain/token2022_ledger.h"
-#include "core/domain/update_message.h"
+#include "core/domain/update_authenticator.h"
 #include "core/domain/voucher.h"
 #include "core/domain/wallet_proof.h"
 #include "core/graphql/engine.h"

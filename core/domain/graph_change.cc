@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/domain/update_message.h"
 #include "core/store/graph.h"
 #include "core/store/outbox.h"
 
@@ -10,27 +11,23 @@ namespace netgraph::domain {
 std::string NetworkUpdateJson(std::int64_t sequence, std::string_view epoch,
                               std::int64_t appended_unix_us, const std::vector<GraphNode>& nodes,
                               const std::vector<GraphLink>& links, Timestamp last_updated) {
-  nlohmann::ordered_json node_list = nlohmann::ordered_json::array();
+  UpdateMessage message;
+  message.sequence = sequence;
+  message.epoch = epoch;
+  message.appended_unix_us = appended_unix_us;
+  nlohmann::json& update = message.event;
+  update["nodes"] = nlohmann::json::array();
   for (const GraphNode& n : nodes) {
-    node_list.push_back({{"id", n.id}, {"type", n.type}, {"labels", n.labels}});
+    update["nodes"].push_back({{"id", n.id}, {"type", n.type}, {"labels", n.labels}});
   }
-  nlohmann::ordered_json link_list = nlohmann::ordered_json::array();
+  update["links"] = nlohmann::json::array();
   for (const GraphLink& l : links) {
-    link_list.push_back({{"source", l.source}, {"target", l.target}, {"type", l.type}});
+    update["links"].push_back({{"source", l.source}, {"target", l.target}, {"type", l.type}});
   }
-  // ordered_json keeps the fields in the order written here, the schema's.
-  nlohmann::ordered_json update = {
-      {"sequence", sequence},
-      {"epoch", epoch},
-      {"appendedAt", appended_unix_us},
-      {"nodes", std::move(node_list)},
-      {"links", std::move(link_list)},
-      {"metadata",
-       {{"nodeCount", nodes.size()},
-        {"linkCount", links.size()},
-        {"lastUpdated", FormatDateTime(last_updated)}}},
-  };
-  return update.dump();
+  update["metadata"] = {{"nodeCount", nodes.size()},
+                        {"linkCount", links.size()},
+                        {"lastUpdated", FormatDateTime(last_updated)}};
+  return message.Write();
 }
 
 Result<std::optional<std::int64_t>> GraphChange::Write(store::Connection& db) const {

@@ -3,14 +3,11 @@
 // row carrying the NetworkUpdate that the relay publishes on Redis channel kGraphChannel after
 // commit. So the graph, the change behind it and its announcement commit or vanish together.
 //
-// The NetworkUpdate message (JSON):
-//   {"sequence": <outbox id: gap-free, increasing>,
-//    "epoch": <the outbox's epoch: ids start over only in a new one (core/store/outbox.h)>,
-//    "appendedAt": <when the message was appended, the transaction's last step, in microseconds
-//                   since the Unix epoch on the database's clock: where netgraph-ws's update lag
-//                   counts from (ws/metrics.h); not part of the GraphQL type>,
-//    "nodes": [{"id","type","labels":[...]}], "links": [{"source","target","type"}],
+// The announcement is an update message (update_message.h) whose event is a NetworkUpdate:
+//   {"nodes": [{"id","type","labels":[...]}], "links": [{"source","target","type"}],
 //    "metadata": {"nodeCount", "linkCount", "lastUpdated": <DateTime of the change>}}
+// numbered with the outbox id and epoch, and stamped with when it was appended (the transaction's
+// last step).
 // It lists every node and link the change touched (a claim: the investor, the wallet, the round
 // and the links between them), whether or not that particular row was new.
 #ifndef NETGRAPH_CORE_DOMAIN_GRAPH_CHANGE_H_
@@ -42,7 +39,7 @@ struct GraphLink {
   std::string type;
 };
 
-// The NetworkUpdate text for one change.
+// The update message announcing one change (update_message.h).
 std::string NetworkUpdateJson(std::int64_t sequence, std::string_view epoch,
                               std::int64_t appended_unix_us, const std::vector<GraphNode>& nodes,
                               const std::vector<GraphLink>& links, Timestamp last_updated);

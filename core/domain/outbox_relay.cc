@@ -8,6 +8,7 @@
 
 #include "core/crypto/digest.h"
 #include "core/crypto/hex.h"
+#include "core/domain/update_message.h"
 #include "core/domain/voucher_admin.h"
 #include "core/log.h"
 #include "core/store/outbox.h"
@@ -22,13 +23,12 @@ std::string PayloadDigest(std::string_view payload) {
 }
 
 // The payload as published: its "epoch" is the one it goes out under, which may be newer than the
-// one the appender wrote (a rewound database). ordered_json keeps the members where they were, so
-// a payload already naming that epoch goes out as it was stored.
-std::string WithEpoch(std::string_view payload, std::string_view epoch) {
-  nlohmann::ordered_json update = nlohmann::ordered_json::parse(payload, nullptr, false);
-  if (!update.is_object()) return std::string(payload);  // not ours to number: as it is
-  update["epoch"] = epoch;
-  return update.dump();
+// one the appender wrote (a rewound database).
+std::string WithEpoch(const std::string& payload, std::string_view epoch) {
+  Result<UpdateMessage> update = UpdateMessage::Parse(payload);
+  if (!update.ok()) return payload;  // not ours to number: as it is
+  update->epoch = epoch;
+  return update->Write();
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // mark re-publishes the batch, and subscribers skip a `sequence` they have seen.
 //
 // Each message goes out under the outbox's epoch as it stands when the relay publishes it (the
-// payload's "epoch", set here and so covered by the MAC: update_message.h), which netgraph-ws
+// payload's "epoch", set here and so covered by the MAC: update_authenticator.h), which netgraph-ws
 // confirms against PostgreSQL before it follows a new one (ws/update_feed.h).
 //
 // A database restored from a dump taken earlier (pg_restore, or psql of a plain dump) comes back
@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "core/config/environment.h"
-#include "core/domain/update_message.h"
+#include "core/domain/update_authenticator.h"
 #include "core/status.h"
 #include "core/store/connection.h"
 #include "core/store/outbox.h"

@@ -1,103 +1,72 @@
 #include "core/domain/update_message.h"
 
-#include <sodium.h>
-
-#include <fstream>
-#include <sstream>
 #include <utility>
 
-#include "core/crypto/bytes.h"
-#include "core/crypto/hex.h"
+#include "core/bounded_json.h"
 
 namespace netgraph::domain {
 namespace {
 
-constexpr std::size_t kMinKeyBytes = 32;
-constexpr std::size_t kMacHexDigits = 2 * crypto_auth_hmacsha256_BYTES;
+constexpr char kSequence[] = "sequence";
+constexpr char kEpoch[] = "epoch";
+constexpr char kAppendedAt[] = "appendedAt";
 
-crypto::Bytes32 Mac(const std::vector<std::uint8_t>& key, std::string_view channel,
-                    std::string_view payload) {
-  static_assert(crypto_auth_hmacsha256_BYTES == 32);
-  const std::string channel_prefix = std::to_string(channel.size()) + ":";
-  crypto_auth_hmacsha256_state state;
-  crypto_auth_hmacsha256_init(&state, key.data(), key.size());
-  for (std::string_view part : {std::string_view(channel_prefix), channel, payload}) {
-    crypto_auth_hmacsha256_update(&state, reinterpret_cast<const unsigned char*>(part.data()),
-                                  part.size());
-  }
-  crypto::Bytes32 mac;
-  crypto_auth_hmacsha256_final(&state, mac.data());
-  sodium_memzero(&state, sizeof state);
-  return mac;
+// The member `name` of `json` when it is an integer.
+std::optional<std::int64_t> IntegerMember(const nlohmann::json& json, const char* name) {
+  auto member = json.find(name);
+  if (member == json.end() || !member->is_number_integer()) return std::nullopt;
+  return member->get<std::int64_t>();
 }
 
 }  // namespace
 
-Result<UpdateAuthenticator> UpdateAuthenticator::FromEnvironment(config::Environment& env) {
-  const std::string setting = env.String(kUpdateSigningKeyFileVariable);
-  if (setting == "off") return UpdateAuthenticator();
-  if (setting.empty()) {
-    return Status::FailedPrecondition(
-        std::string(kUpdateSigningKeyFileVariable) +
-        " is not set: give it a file holding the shared key that signs graph "
-        "updates on Redis (create one with: openssl rand -hex 32), or 'off' to "
-        "publish and accept unsigned updates (unsafe)");
+std::string UpdateMessage::Write() const {
+  std::string text = "{";
+  auto member = [&text](std::string_view name, const nlohmann::json& value) {
+    if (text.size() > 1) text += ',';
+    text += nlohmann::json(name).dump();
+    text += ':';
+    text += value.dump();
+  };
+  if (sequence) member(kSequence, *sequence);
+  if (!epoch.empty()) member(kEpoch, epoch);
+  if (appended_unix_us) member(kAppendedAt, *appended_unix_us);
+  if (event.is_object()) {
+    for (const auto& [name, value] : event.items()) {
+      if (name != kSequence && name != kEpoch && name != kAppendedAt) member(name, value);
+    }
   }
-  return FromKeyFile(setting);
+  text += '}';
+  return text;
 }
 
-Result<UpdateAuthenticator> UpdateAuthenticator::FromKeyFile(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) {
-    return Status::FailedPrecondition(std::string(kUpdateSigningKeyFileVariable) +
-                                      ": cannot read " + path);
+Result<UpdateMessage> UpdateMessage::Parse(std::string_view text, std::size_t max_bytes) {
+  if (text.size() > max_bytes) {
+    return Status::ResourceExhausted("the message exceeds " + std::to_string(max_bytes) + " bytes");
   }
-  std::ostringstream text;
-  text << file.rdbuf();
-  Result<UpdateAuthenticator> loaded = FromHexKey(text.str());
-  if (!loaded.ok()) {
-    return Status::FailedPrecondition(std::string(kUpdateSigningKeyFileVariable) + " (" + path +
-                                      "): " + loaded.status().message());
+  BoundedJson parsed = ParseBoundedJson(text);
+  if (parsed.problem == BoundedJson::Problem::kTooDeep) {
+    return Status::InvalidArgument("the message nests deeper than " +
+                                   std::to_string(kMaxJsonDepth) + " levels");
   }
-  return loaded;
-}
-
-Result<UpdateAuthenticator> UpdateAuthenticator::FromHexKey(std::string_view hex) {
-  std::size_t end = hex.find_last_not_of(" \t\r\n");
-  hex = end == std::string_view::npos ? std::string_view() : hex.substr(0, end + 1);
-  if (hex.size() < 2 * kMinKeyBytes || hex.size() % 2 != 0) {
-    return Status::InvalidArgument("the key must be an even number of at least " +
-                                   std::to_string(2 * kMinKeyBytes) + " lowercase hex digits");
+  if (!parsed.ok()) return Status::InvalidArgument("the message is not JSON");
+  if (!parsed.value.is_object()) return Status::InvalidArgument("the message is not a JSON object");
+  UpdateMessage message;
+  message.sequence = IntegerMember(parsed.value, kSequence);
+  message.appended_unix_us = IntegerMember(parsed.value, kAppendedAt);
+  if (auto epoch = parsed.value.find(kEpoch); epoch != parsed.value.end() && epoch->is_string()) {
+    const std::string& name = epoch->get_ref<const std::string&>();
+    if (name.size() > kMaxEpochBytes) {
+      return Status::InvalidArgument("the message's epoch exceeds " +
+                                     std::to_string(kMaxEpochBytes) + " bytes");
+    }
+    message.epoch = name;
   }
-  std::vector<std::uint8_t> key(hex.size() / 2);
-  NETGRAPH_RETURN_IF_ERROR(crypto::HexDecodeExact(hex, key));
-  return UpdateAuthenticator(std::move(key));
-}
-
-std::string UpdateAuthenticator::Seal(std::string_view channel, std::string_view payload) const {
-  if (!signing()) return std::string(payload);
-  std::string message = crypto::HexEncode(Mac(key_, channel, payload));
-  message += '.';
-  message.append(payload);
+  parsed.value.erase(kSequence);
+  parsed.value.erase(kEpoch);
+  parsed.value.erase(kAppendedAt);
+  message.event = std::move(parsed.value);
   return message;
-}
-
-Result<std::string_view> UpdateAuthenticator::Open(std::string_view channel,
-                                                   std::string_view message) const {
-  if (!signing()) return message;
-  if (message.size() <= kMacHexDigits || message[kMacHexDigits] != '.') {
-    return Status::PermissionDenied("the message is not signed");
-  }
-  crypto::Bytes32 claimed;
-  if (!crypto::HexDecodeExact(message.substr(0, kMacHexDigits), claimed).ok()) {
-    return Status::PermissionDenied("the message's signature is malformed");
-  }
-  std::string_view payload = message.substr(kMacHexDigits + 1);
-  const crypto::Bytes32 expected = Mac(key_, channel, payload);
-  if (sodium_memcmp(claimed.data(), expected.data(), expected.size()) != 0) {
-    return Status::PermissionDenied("the message's signature does not verify");
-  }
-  return payload;
 }
 
 }  // namespace netgraph::domain

@@ -1,55 +1,55 @@
-// Authenticated update messages on Redis. Redis pub/sub is open to anyone who can reach the server,
-// so the outbox relay seals each message it publishes with an HMAC-SHA256 under a key shared with
-// netgraph-ws, and netgraph-ws opens (verifies) every message before reading it: a message that is
-// unsigned, forged, meant for another channel or malformed is dropped before its content (its
-// publisher sequence included) is looked at.
+// One update as it travels from the outbox to the subscribers: the text an appender stores in the
+// outbox (graph_change.h), the outbox relay publishes on Redis under the epoch of the moment
+// (outbox_relay.h, sealed by update_authenticator.h) and netgraph-ws reads, from Redis or from the
+// outbox when it catches up (ws/update_feed.h). Both ends write and read it here, and nowhere else.
 //
-// Wire format: <64 lowercase hex digits: the MAC> "." <payload>. The MAC covers
-// <decimal byte length of the channel> ":" <channel> <payload>, so that a message signed for one
-// channel is refused on another.
+// The text is a JSON object. Three members belong to the message, and Write puts them first, so a
+// subscriber sees the number before the rest:
+//  - "sequence": the publisher's number for it, the outbox id (gap-free within an epoch);
+//  - "epoch": the epoch it was numbered in (at most kMaxEpochBytes; core/store/outbox.h);
+//  - "appendedAt": when it was appended, in microseconds since the Unix epoch on the database's
+//    clock (where netgraph-ws's update lag counts from, ws/metrics.h).
+// Every other member is the event: the root value of the subscription field (for kGraphChannel, a
+// NetworkUpdate: graph_change.h).
 //
-// The key comes from NETGRAPH_UPDATE_SIGNING_KEY_FILE: a file holding 64 or more lowercase hex
-// digits (32+ bytes; `openssl rand -hex 32`), trailing whitespace ignored. The setting is required;
-// the value `off` publishes and accepts unsigned payloads (unsafe: anyone who can publish on Redis
-// then feeds every subscriber), and both daemons must then say `off`.
+// Reading trusts nothing (Redis is open to whoever reaches it; the envelope's MAC says who wrote a
+// message, not that it is sound): the text gets the bounds of a client's JSON
+// (core/bounded_json.h), so the recursive walks that follow (Value::FromJson, execution) stay
+// within the stack. A member of the three that has the wrong type is not said (a missing number is
+// an unnumbered update).
 #ifndef NETGRAPH_CORE_DOMAIN_UPDATE_MESSAGE_H_
 #define NETGRAPH_CORE_DOMAIN_UPDATE_MESSAGE_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
-#include "core/config/environment.h"
+#include <nlohmann/json.hpp>
+
 #include "core/status.h"
 
 namespace netgraph::domain {
 
-inline constexpr char kUpdateSigningKeyFileVariable[] = "NETGRAPH_UPDATE_SIGNING_KEY_FILE";
+inline constexpr std::size_t kMaxEpochBytes = 128;
 
-class UpdateAuthenticator {
- public:
-  // Reads NETGRAPH_UPDATE_SIGNING_KEY_FILE; unset, an unreadable file or a bad key is an error.
-  static Result<UpdateAuthenticator> FromEnvironment(config::Environment& env);
-  static Result<UpdateAuthenticator> FromKeyFile(const std::string& path);
-  // A key given as hex text (the key file's content).
-  static Result<UpdateAuthenticator> FromHexKey(std::string_view hex);
-  // Signing off (the setting's `off`): Seal and Open pass payloads through unchanged.
-  UpdateAuthenticator() = default;
+struct UpdateMessage {
+  std::optional<std::int64_t> sequence;
+  std::string epoch;  // empty when the message names none
+  std::optional<std::int64_t> appended_unix_us;
+  // The other members: a JSON object.
+  nlohmann::json event = nlohmann::json::object();
 
-  bool signing() const { return !key_.empty(); }
+  // The message's text.
+  std::string Write() const;
 
-  // The message to publish on `channel`.
-  std::string Seal(std::string_view channel, std::string_view payload) const;
-  // The payload of a message received on `channel` (a view into `message`), or why it is refused.
-  // The MAC is compared in constant time.
-  Result<std::string_view> Open(std::string_view channel, std::string_view message) const;
-
- private:
-  explicit UpdateAuthenticator(std::vector<std::uint8_t> key) : key_(std::move(key)) {}
-
-  std::vector<std::uint8_t> key_;  // empty: signing off
+  // Reads `text`: at most `max_bytes` long (kResourceExhausted beyond), a JSON object no deeper
+  // than a client's JSON may nest, whose epoch, if a string, is at most kMaxEpochBytes
+  // (kInvalidArgument otherwise).
+  static Result<UpdateMessage> Parse(
+      std::string_view text, std::size_t max_bytes = std::numeric_limits<std::size_t>::max());
 };
 
 }  // namespace netgraph::domain

@@ -65,6 +65,14 @@ std::optional<long> DecimalIn(std::string_view text, long min, long max) {
   return value;
 }
 
+// The code of an error reply: its first word. The protocol defines it so (RESP: an error's first
+// word, up to a space or newline, is its kind, as ERR, WRONGTYPE, READONLY), for clients to act on;
+// the rest is the server's text for people, and is never looked at.
+std::string_view ErrorCode(const redisReply& reply) {
+  const std::string_view error(reply.str, reply.len);
+  return error.substr(0, error.find_first_of(" \r\n"));
+}
+
 }  // namespace
 
 Result<RedisAddress> RedisAddress::Parse(std::string_view url) {
@@ -72,8 +80,9 @@ Result<RedisAddress> RedisAddress::Parse(std::string_view url) {
   constexpr std::string_view kUnix = "unix://";
   constexpr std::string_view kTcp = "redis://";
   constexpr std::string_view kTls = "rediss://";
-  // The URL may hold a password: errors show the scheme and what is wrong, not the URL.
-  auto bad = [](const std::string& what) { return Status::InvalidArgument("REDIS_URL: " + what); };
+  // The URL may hold a password: errors show the scheme and what is wrong, not the URL. The caller
+  // names the setting (WithContext).
+  auto bad = [](const std::string& what) { return Status::InvalidArgument(what); };
   if (url.substr(0, kUnix.size()) == kUnix) {
     address.socket_path = std::string(url.substr(kUnix.size()));
     if (address.socket_path.empty() || address.socket_path[0] != '/') {
@@ -302,7 +311,7 @@ Result<RedisReply> RedisClient::Send(const std::function<redisReply*()>& send, c
       return Status::Unavailable(error);
     }
     if (locator_ != nullptr && reply->type == REDIS_REPLY_ERROR &&
-        std::string_view(reply->str, reply->len).substr(0, 8) == "READONLY") {
+        ErrorCode(*reply) == "READONLY") {
       kRedisErrors.Add();
       Disconnect();
       if (attempt == 1) continue;

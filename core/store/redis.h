@@ -48,6 +48,8 @@ struct RedisAddress {
   std::string password;     // empty: no AUTH
   int database = 0;
 
+  // The address `url` gives; an error says what is wrong without quoting the URL (a password), and
+  // without naming the setting it came from.
   static Result<RedisAddress> Parse(std::string_view url);
 
   // Where it is, for log lines: never the password.

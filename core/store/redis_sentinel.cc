@@ -39,13 +39,8 @@ Result<RedisAddress> ParseSentinel(const std::string& entry) {
   }
   const std::string text = url ? entry : "redis://" + entry;
   Result<RedisAddress> address = RedisAddress::Parse(text);
-  if (!address.ok()) {
-    // RedisAddress::Parse names REDIS_URL, and its messages never quote a password.
-    std::string message = address.status().message();
-    constexpr std::string_view kPrefix = "REDIS_URL: ";
-    if (message.rfind(kPrefix, 0) == 0) message.erase(0, kPrefix.size());
-    return bad(message);
-  }
+  // RedisAddress::Parse's messages never quote a password.
+  if (!address.ok()) return bad(address.status().message());
   if (address->socket_path.empty() && !NamesAPort(text)) {
     return bad("give each sentinel's port (Sentinel listens on 26379 unless told otherwise): " +
                address->Describe());

@@ -2,7 +2,7 @@
 // JSON, like php-fpm's pm.status_path) and /metrics (the Prometheus text format, summed over the
 // scoreboard: fcgi/pool/scoreboard.h), both with the listen queue. The scoreboard keeps the
 // figures; this file only shows them. nginx exposes /status and /metrics only to the addresses an
-// operator allows (nginx/netgraph-observability-allow.conf, docs/operations.md).
+// operator allows (the geo $netgraph_observer of nginx/netgraph-http.conf, docs/operations.md).
 #ifndef NETGRAPH_FCGI_POOL_STATUS_PAGE_H_
 #define NETGRAPH_FCGI_POOL_STATUS_PAGE_H_
 

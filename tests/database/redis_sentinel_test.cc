@@ -19,6 +19,8 @@
 
 #include "core/store/redis.h"
 #include "core/store/redis_sentinel.h"
+#include "tests/support/redis_subscriber.h"
+#include "tests/support/temp_dir.h"
 
 namespace netgraph::store {
 namespace {
@@ -77,38 +79,15 @@ std::string Ask(int port, const std::string& password, const std::string& comman
 }
 
 // A subscriber to one channel of 127.0.0.1:`port`.
-class Subscriber {
+class Subscriber : public netgraph::testing::RedisSubscriber {
  public:
-  Subscriber(int port, const char* channel) {
-    context_ = redisConnect("127.0.0.1", port);
-    freeReplyObject(redisCommand(context_, "AUTH %s", kPassword));
-    freeReplyObject(redisCommand(context_, "SUBSCRIBE %s", channel));
-    timeval timeout{5, 0};
-    redisSetTimeout(context_, timeout);
-  }
-  ~Subscriber() { redisFree(context_); }
-  // The next message's payload; "" after 5 s without one.
-  std::string Next() {
-    void* raw = nullptr;
-    if (redisGetReply(context_, &raw) != REDIS_OK || raw == nullptr) return "";
-    auto* reply = static_cast<redisReply*>(raw);
-    std::string payload = reply->type == REDIS_REPLY_ARRAY && reply->elements == 3
-                              ? std::string(reply->element[2]->str, reply->element[2]->len)
-                              : "";
-    freeReplyObject(reply);
-    return payload;
-  }
-
- private:
-  redisContext* context_;
+  Subscriber(int port, const char* channel)
+      : RedisSubscriber(redisConnect("127.0.0.1", port), channel, kPassword) {}
 };
 
 class RedisSentinelTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char pattern[] = "/var/tmp/netgraph-sentinel-XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
-    dir_ = pattern;
     master_ = FreePort();
     replica_ = FreePort();
     sentinel_ = FreePort();
@@ -144,8 +123,6 @@ class RedisSentinelTest : public ::testing::Test {
                    dir_ + "/" + name + ".pid) 2>/dev/null")
                       .c_str());
     }
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
   }
 
   bool Start(const std::string& name, int port, const std::string& extra) {
@@ -174,7 +151,9 @@ class RedisSentinelTest : public ::testing::Test {
     return *RedisAddress::Parse("redis://:" + std::string(kPassword) + "@not-used.invalid:1");
   }
 
-  std::string dir_;
+  // Short, for the sockets' paths; removed after TearDown stopped the servers in it.
+  netgraph::testing::TempDir scratch_{"netgraph-sentinel", "/var/tmp"};
+  const std::string dir_ = scratch_.path().string();
   int master_ = 0;
   int replica_ = 0;
   int sentinel_ = 0;

@@ -39,12 +39,8 @@ bool TestDatabase::Start(std::string* problem) {
     return false;
   }
   url_ = url;
-  char pattern[] = "/var/tmp/netgraph-test-XXXXXX";
-  if (::mkdtemp(pattern) == nullptr) {
-    *problem = "mkdtemp failed";
-    return false;
-  }
-  directory_ = pattern;
+  scratch_ = std::make_unique<TempDir>("netgraph-test", "/var/tmp");
+  directory_ = scratch_->path().string();
   return true;
 }
 
@@ -82,8 +78,6 @@ TestDatabase::~TestDatabase() {
   for (const std::string& name : databases_) {
     (void)admin.ExecuteScript("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
   }
-  std::error_code ignored;
-  std::filesystem::remove_all(directory_, ignored);
 }
 
 }  // namespace netgraph::testing

@@ -5,15 +5,18 @@
 #ifndef NETGRAPH_TESTS_DATABASE_TEST_DATABASE_H_
 #define NETGRAPH_TESTS_DATABASE_TEST_DATABASE_H_
 
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "tests/support/temp_dir.h"
 
 namespace netgraph::testing {
 
 class TestDatabase {
  public:
   // The server, set up on first use; nullptr when it cannot be used (see problem()): DATABASE_URL
-  // unset, or no temporary directory.
+  // unset.
   static TestDatabase* Get();
   static const std::string& problem();
 
@@ -34,6 +37,7 @@ class TestDatabase {
   std::string UrlOf(const std::string& name) const;
 
   std::string url_;
+  std::unique_ptr<TempDir> scratch_;  // short, for the sockets' paths
   std::string directory_;
   std::vector<std::string> databases_;
 };

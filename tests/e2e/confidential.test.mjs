@@ -4,7 +4,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { verify } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
 import { netgraphctl } from '../support/stack.mjs';
@@ -12,11 +11,11 @@ import {
   claim, confidentialKeypair, issueVouchers, newUser, portfolio, randomWallet, redeem,
 } from '../support/api.mjs';
 import { base58Decode, ed25519PublicKey, offchainEnvelope } from '../support/solana.mjs';
+import { psql } from '../support/postgres.mjs';
 
 function ledgerBalance(wallet) {
-  return BigInt(execFileSync('psql', [process.env.DATABASE_URL, '-tAc',
-    `SELECT balance FROM token_accounts WHERE wallet_address = '${wallet.replace(/'/g, '')}'`],
-  { encoding: 'utf8' }).trim());
+  return BigInt(psql(
+    `SELECT balance FROM token_accounts WHERE wallet_address = '${wallet.replace(/'/g, '')}'`));
 }
 
 function receiptFields(text) {

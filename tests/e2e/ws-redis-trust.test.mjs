@@ -1,4 +1,4 @@
-// netgraph-ws does not trust what arrives on Redis (core/domain/update_message.h, ws/update.h):
+// netgraph-ws does not trust what arrives on Redis (core/domain/update_authenticator.h, core/domain/update_message.h):
 // messages nested deeper than client JSON may are refused without crashing the process, unsigned or
 // forged updates reach no subscriber and are logged, a forged update cannot take the sequence
 // number of a genuine one, and a wrong Redis password is reported as such.

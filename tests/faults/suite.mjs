@@ -17,7 +17,7 @@
 // Ports: NETGRAPH_FAULTS_PORT_BASE (default 18400): HTTP +0, PostgreSQL +1, Redis +2, the
 // PostgreSQL relay +5. Exits 1 when an invariant fails, a request fails uncleanly or hangs, or the
 // service does not recover within RECOVERY_LIMIT_MS.
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +27,7 @@ import {
   Ledger, OUTCOMES, checkInvariants, investorLoop, measureRecovery, newInvestor, printTable,
   pick, readerLoop, requester, sleep, subscribers as newSubscribers, waitConnected,
 } from '../support/fault-load.mjs';
+import { psqlRows } from '../support/postgres.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -87,9 +88,7 @@ async function netgraphctl(...args) {
 }
 // Reads PostgreSQL directly (not through the relay), so the checks see through a partition.
 function sql(query) {
-  const out = execFileSync('psql', [`postgresql://netgraph@127.0.0.1:${ports.pg}/netgraph`, '-tAF', '\t', '-c', query],
-    { encoding: 'utf8' });
-  return out.split('\n').filter(Boolean).map((line) => line.split('\t'));
+  return psqlRows(query, { url: `postgresql://netgraph@127.0.0.1:${ports.pg}/netgraph` });
 }
 
 // nginx closes idle keep-alive connections when it reloads; a request sent on one at that moment

@@ -1,12 +1,14 @@
 // What netgraph-ws reads from Redis, where anyone who reaches the server can publish: the
-// authenticated envelope (core/domain/update_message.h), the update inside it (ws/update.h) and the
-// sequencer that numbers updates and drops the relay's repeats. Input: an arbitrary message.
+// authenticated envelope (core/domain/update_authenticator.h), the update inside it
+// (core/domain/update_message.h) and the sequencer (ws/update.h) that numbers updates and drops
+// the relay's repeats. Input: an arbitrary message.
 //
 // Checked for every input:
 //  - opening it never crashes, and what it accepts is the payload after a MAC that verifies;
 //  - sealing it as a payload and opening that gives it back; the same sealed message is refused on
 //    another channel and with any byte of its MAC changed;
-//  - reading it as an update gives a JSON object, or an error;
+//  - reading it as an update gives a JSON object, or an error; what it reads writes a text that
+//    reads back the same;
 //  - the sequencer places each update as its contract says (next, repeat, after a gap, from where
 //    the epoch followed was last followed or delivered), and stamps strictly increasing sequences
 //    that skip after it follows a new epoch.
@@ -17,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/domain/update_authenticator.h"
 #include "core/domain/update_message.h"
 #include "ws/update.h"
 
@@ -58,8 +61,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   forged[at] = forged[at] == '0' ? '1' : '0';
   if (authenticator.Open(kChannel, forged).ok()) Fail("accepted with a changed MAC", input);
 
-  Result<netgraph::ws::PublishedUpdate> update = netgraph::ws::ParseUpdate(input, 64 * 1024);
-  if (update.ok() && !update->event.is_object()) Fail("an update that is not an object", input);
+  using netgraph::domain::UpdateMessage;
+  Result<UpdateMessage> update = UpdateMessage::Parse(input, 64 * 1024);
+  if (update.ok()) {
+    if (!update->event.is_object()) Fail("an update that is not an object", input);
+    const std::string written = update->Write();
+    Result<UpdateMessage> again = UpdateMessage::Parse(written);
+    if (!again.ok() || again->sequence != update->sequence || again->epoch != update->epoch ||
+        again->appended_unix_us != update->appended_unix_us || again->event != update->event ||
+        again->Write() != written) {
+      Fail("an update that does not read back as written", input);
+    }
+  }
 
   // The sequencer against a model of its contract (ws/update.h): byte pairs either follow epoch
   // "a" or "b" from a number, as the feed does once the outbox confirms an epoch, or place a number

@@ -2,7 +2,7 @@
 // was down while the change committed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { holdLock, psql } from '../support/postgres.mjs';
 import { isAlive, readPid, stackStart, waitFor } from '../support/stack.mjs';
 import { openUpdate, subscribe } from '../support/redis.mjs';
 import { graphqlWsClient, subscribe as subscribeOverWebSocket } from '../support/websocket.mjs';
@@ -73,10 +73,6 @@ test('a claim reaches networkUpdated subscribers over WebSocket', async () => {
 // The relay's advisory lock (core/store/outbox.cc): holding it keeps the relay from publishing.
 const RELAY_LOCK = '7305218764022';
 
-function psql(sql) {
-  return execFileSync('psql', [process.env.DATABASE_URL, '-tAc', sql], { encoding: 'utf8' }).trim();
-}
-
 test('with Redis stopped during a claim, the update arrives once Redis is back', async () => {
   const before = await subscribe(process.env.REDIS_URL, CHANNEL);
   const [warmup] = issueVouchers(1);
@@ -97,16 +93,13 @@ test('with Redis stopped during a claim, the update arrives once Redis is back',
 
   // Redis pub/sub keeps nothing for late subscribers, so hold the relay off (with its own lock)
   // until this test subscribes to the restarted Redis.
-  const holder = spawn('psql', [process.env.DATABASE_URL, '-qtA'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const locked = new Promise((resolve) => holder.stdout.once('data', resolve));
-  holder.stdin.write(`SELECT pg_advisory_lock(${RELAY_LOCK});\n`);
-  await locked;
+  const holder = await holdLock(`SELECT pg_advisory_lock(${RELAY_LOCK})`);
   let after;
   try {
     stackStart('redis');  // restarts Redis
     after = await subscribe(process.env.REDIS_URL, CHANNEL);
   } finally {
-    holder.stdin.end('\\q\n');
+    await holder.release();
   }
   try {
     const update = JSON.parse(openUpdate(await after.next(15000), CHANNEL));

@@ -3,11 +3,11 @@
 // possession by signing walletChallenge's off-chain message and takes the wallet over.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
 import { graphql, netgraphctl, netgraphctlResult } from '../support/stack.mjs';
 import { fastcgiGraphql } from '../support/fastcgi.mjs';
+import { psql } from '../support/postgres.mjs';
 import { startPool } from '../support/pool.mjs';
 import {
   RFC3339_UTC, claim, confidentialKeypair, issueVouchers, newUser, portfolio, redeem,
@@ -71,10 +71,6 @@ function assertRefused(result, error) {
   assert.equal(result.success, false, JSON.stringify(result));
   assert.equal(result.error, error);
   assert.ok(result.message.length > 0 && result.message !== error, 'message is a sentence for people');
-}
-
-function psql(sql) {
-  return execFileSync('psql', [process.env.DATABASE_URL, '-tAc', sql], { encoding: 'utf8' }).trim();
 }
 
 // The origin the stack serves at (NETGRAPH_PUBLIC_ORIGIN in its stack.env, scripts/stack).

@@ -17,7 +17,7 @@ import {
   encodeRequest, fastcgiConnection, fastcgiRequest, nameValue, record,
 } from '../support/fastcgi.mjs';
 import { startPool } from '../support/pool.mjs';
-import { holdLock } from '../support/private-pool.mjs';
+import { holdLock } from '../support/postgres.mjs';
 import {
   CLAIM, issueVouchers, newUser, portfolio, randomWallet,
 } from '../support/api.mjs';

@@ -8,27 +8,19 @@
 // file (scripts/stack): the test points it at the server and reloads them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { graphql, readPid, runDir, waitFor } from '../support/stack.mjs';
+import { graphql, readPid, runDir, stackSettings, waitFor } from '../support/stack.mjs';
 import { claimsFor } from '../support/jwt.mjs';
 import { PORTFOLIO } from '../support/api.mjs';
 import { makeCertificates, signingKey, startJwksServer } from '../support/jwks-server.mjs';
 import { connectionOutcome } from '../support/websocket.mjs';
 
-const configFile = path.join(runDir, 'stack.env');
-const original = readFileSync(configFile, 'utf8');
+const settings = stackSettings();
+const { original } = settings;
 const logOf = (daemon) => readFileSync(path.join(runDir, 'logs', `${daemon}.log`), 'utf8');
 const count = (text, needle) => text.split(needle).length - 1;
-
-function configure(changes) {
-  let lines = original.split('\n');
-  for (const [name, value] of Object.entries(changes)) {
-    lines = lines.filter((line) => !line.startsWith(`${name}=`));
-    if (value !== null) lines.push(`${name}=${value}`);
-  }
-  writeFileSync(configFile, `${lines.join('\n')}\n`);
-}
+const configure = (changes) => settings.configure(changes);
 
 // The daemons' keys from the test's server, with `settings` (a daemon reload applies them).
 const useUrl = (settings) => configure({
@@ -73,7 +65,7 @@ before(async () => {
 });
 
 after(async () => {
-  writeFileSync(configFile, original);
+  settings.restore();
   await reloadBoth();
   await server?.close();
 });

@@ -18,7 +18,8 @@ import WebSocket from 'ws';
 import { waitFor } from '../support/stack.mjs';
 import { CLAIM, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
 import { tokenFor, now } from '../support/jwt.mjs';
-import { holdLock, psql, sparePort, startPrivatePool } from '../support/private-pool.mjs';
+import { holdLock, psql } from '../support/postgres.mjs';
+import { sparePort, startPrivatePool } from '../support/private-pool.mjs';
 
 let pool;
 let prometheus;

@@ -15,7 +15,8 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { isAlive, readPid, runDir, stackStart, waitFor } from '../support/stack.mjs';
 import { CLAIM, issueVouchers, newUser, portfolio, randomWallet } from '../support/api.mjs';
-import { getFrom, holdLock, psql, sparePort, startPrivatePool } from '../support/private-pool.mjs';
+import { holdLock, psql } from '../support/postgres.mjs';
+import { getFrom, sparePort, startPrivatePool } from '../support/private-pool.mjs';
 
 const REQUEST_TIMEOUT_MS = 5000;
 const SLOW_REQUEST_MS = 300;

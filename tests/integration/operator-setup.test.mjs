@@ -3,7 +3,7 @@
 // group, and what the bash completion offers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { netgraphctlPath } from '../support/stack.mjs';
 import { psql } from '../support/postgres.mjs';
 
@@ -12,7 +12,7 @@ const url = new URL(process.env.DATABASE_URL);
 url.pathname = `/${database}`;
 const env = { ...process.env, DATABASE_URL: url.href };
 
-const own = (sql) => execFileSync('psql', [url.href, '-tAc', sql], { encoding: 'utf8' }).trim();
+const own = (sql) => psql(sql, { url: url.href });
 
 function ctl(...args) {
   const run = spawnSync(netgraphctlPath, args, { encoding: 'utf8', env });

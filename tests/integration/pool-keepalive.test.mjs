@@ -11,7 +11,7 @@ import {
 } from '../support/stack.mjs';
 import { fastcgiConnection, fastcgiGraphql } from '../support/fastcgi.mjs';
 import { startPool } from '../support/pool.mjs';
-import { holdLock } from '../support/private-pool.mjs';
+import { holdLock } from '../support/postgres.mjs';
 import {
   CLAIM, issueVouchers, newUser, portfolio, randomWallet,
 } from '../support/api.mjs';

@@ -4,19 +4,15 @@
 // the answers of a pool with its read cache off, on a graph and vouchers in many states.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { netgraphctl, runDir } from '../support/stack.mjs';
 import { fastcgiGraphql } from '../support/fastcgi.mjs';
 import { startPool } from '../support/pool.mjs';
+import { psqlJson } from '../support/postgres.mjs';
 import {
   claim, confidentialKeypair, issueVouchers, newUser, randomWallet, redeem,
 } from '../support/api.mjs';
-
-function psqlJson(sql) {
-  return JSON.parse(execFileSync('psql', [process.env.DATABASE_URL, '-tAc', sql], { encoding: 'utf8' }));
-}
 
 function expectedGraph(limit) {
   const nodes = psqlJson(`SELECT COALESCE(json_agg(json_build_object('id', id, 'type', type, 'labels', labels)

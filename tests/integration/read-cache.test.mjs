@@ -5,7 +5,6 @@
 // query does not define neither split its whole answer nor grow the cache past its bound.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { netgraphctl, runDir, waitFor } from '../support/stack.mjs';
@@ -16,6 +15,7 @@ import { runDaemon, EX_CONFIG } from '../support/daemon.mjs';
 import {
   CLAIM, REDEEM, claim, confidentialKeypair, issueVouchers, newUser, randomWallet,
 } from '../support/api.mjs';
+import { psql } from '../support/postgres.mjs';
 
 const GRAPH = (limit) => `{ networkGraph(limit: ${limit}) {
   nodes { id type labels } links { source target type } metadata { nodeCount linkCount lastUpdated }
@@ -137,8 +137,8 @@ test('an answer that changes with time alone is read again at that instant, whol
   const name = `timed-${process.pid}-${Date.now()}`;
   // A round that opens in 3 s and closes 5 s later: the insert itself is announced (and seen at
   // once), the opening and the closing are not: no row changes then.
-  execFileSync('psql', [process.env.DATABASE_URL, '-qc', `INSERT INTO rounds (name, price, target, opens_at, closes_at)
-    VALUES ('${name}', 0.07, 1000, now() + interval '3 seconds', now() + interval '8 seconds')`]);
+  psql(`INSERT INTO rounds (name, price, target, opens_at, closes_at)
+    VALUES ('${name}', 0.07, 1000, now() + interval '3 seconds', now() + interval '8 seconds')`);
   // Every worker keeps an answer read after the insert, still without the round.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   for (const body of await onEveryWorker(pool.socket, workers, INVESTMENT)) {

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { childrenOf, graphql, isAlive, readPid, runDir, waitFor } from '../support/stack.mjs';
+import {
+  childrenOf, graphql, isAlive, readPid, runDir, stackSettings, waitFor,
+} from '../support/stack.mjs';
 import { claimsFor, signJwt, tokenFor } from '../support/jwt.mjs';
 import { PORTFOLIO } from '../support/api.mjs';
 import { loadLoop } from '../support/load-loop.mjs';
@@ -16,19 +18,8 @@ import {
   connectionOutcome, graphqlWsClient, networkUpdatedQuery, publishUntilReceived, subscribe,
 } from '../support/websocket.mjs';
 
-const configFile = path.join(runDir, 'stack.env');
-const original = readFileSync(configFile, 'utf8');
-
-// stack.env with `changes` applied: a value replaces the variable's line (or is appended), null
-// removes it.
-function configure(changes) {
-  let lines = original.split('\n');
-  for (const [name, value] of Object.entries(changes)) {
-    lines = lines.filter((line) => !line.startsWith(`${name}=`));
-    if (value !== null) lines.push(`${name}=${value}`);
-  }
-  writeFileSync(configFile, `${lines.join('\n')}\n`);
-}
+const settings = stackSettings();
+const configure = (changes) => settings.configure(changes);
 
 const logOf = (daemon) => readFileSync(path.join(runDir, 'logs', `${daemon}.log`), 'utf8');
 const count = (text, needle) => text.split(needle).length - 1;
@@ -50,8 +41,8 @@ async function reload(daemon, outcome) {
 const workerCount = () => childrenOf(readPid('fcgi.pid')).length - 1;
 
 afterEach(async () => {
-  if (readFileSync(configFile, 'utf8') === original) return;
-  writeFileSync(configFile, original);
+  if (!settings.changed()) return;
+  settings.restore();
   await reload('fcgi', 'reload complete');
   await reload('ws', 'reloaded:');
 });

@@ -11,7 +11,7 @@ import { runDaemon } from '../support/daemon.mjs';
 const database = `netgraph_schema_${process.pid}`;
 const url = new URL(process.env.DATABASE_URL);
 url.pathname = `/${database}`;
-const own = (sql) => execFileSync('psql', [url.href, '-tAc', sql], { encoding: 'utf8' }).trim();
+const own = (sql) => psql(sql, { url: url.href });
 
 before(() => psql(`CREATE DATABASE ${database}`));
 after(() => psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));

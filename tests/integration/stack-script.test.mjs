@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { repo } from '../support/stack.mjs';
+import { psql } from '../support/postgres.mjs';
 
 // Beside the suite's own stack: its ports plus 10, so moving those moves these.
 const ports = {
@@ -30,8 +31,7 @@ const env = {
   NETGRAPH_WORKERS: '1',
 };
 const stack = (...args) => execFileSync(path.join(repo, 'scripts', 'stack'), args, { env, encoding: 'utf8' });
-const sql = (query) => execFileSync('psql', [`postgresql://netgraph@127.0.0.1:${ports.pg}/netgraph`, '-tAc', query],
-  { encoding: 'utf8' }).trim();
+const sql = (query) => psql(query, { url: `postgresql://netgraph@127.0.0.1:${ports.pg}/netgraph` });
 let cluster = null;
 
 after(() => {

@@ -1,8 +1,8 @@
 // A FastCGI pool of the build with settings of the test's own (a short request deadline, a slow
 // log threshold, no lock timeout...), behind an nginx of its own rendered from the stack's template
 // (nginx/stack.conf.template: the same locations as production), on a port next to the stack's.
-// WebSocket upgrades and /ws/* go to the stack's netgraph-ws. Also: a psql session that holds a
-// row lock, to make a request slow for real.
+// WebSocket upgrades and /ws/* go to the stack's netgraph-ws. (Locks that make a request slow for
+// real: tests/support/postgres.mjs.)
 import { execFileSync, spawn } from 'node:child_process';
 import {
   closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync,
@@ -64,27 +64,6 @@ export async function startPrivatePool(name, {
     async stop() {
       try { execFileSync('nginx', [...nginxArgs, '-s', 'stop'], { stdio: 'ignore' }); } catch { /* gone */ }
       if (master.exitCode === null) master.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-export function psql(sql) {
-  return execFileSync('psql', [process.env.DATABASE_URL, '-tAc', sql], { encoding: 'utf8' }).trim();
-}
-
-// A psql session of its own that runs `lockingSelect` (a SELECT ... FOR UPDATE) inside a
-// transaction and holds the locks until release().
-export async function holdLock(lockingSelect) {
-  const holder = spawn('psql', [process.env.DATABASE_URL, '-qtA', '-v', 'ON_ERROR_STOP=1'],
-    { stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise((resolve) => holder.on('exit', resolve));
-  const locked = new Promise((resolve) => holder.stdout.once('data', resolve));
-  holder.stdin.write(`BEGIN; ${lockingSelect};\n`);
-  await locked;
-  return {
-    async release() {
-      if (holder.exitCode === null) holder.stdin.end('ROLLBACK;\n\\q\n');
       await exited;
     },
   };

@@ -1,6 +1,6 @@
 // A minimal Redis client (RESP2 over node:net): enough to watch a pub/sub channel and to publish in
 // tests, logging in as REDIS_URL says (redis://[user]:password@host:port/db), and the update
-// signature the outbox relay puts on what it publishes (core/domain/update_message.h).
+// signature the outbox relay puts on what it publishes (core/domain/update_authenticator.h).
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';

@@ -1,7 +1,7 @@
 // Helpers for tests that run against the private stack scripts/test brings up. The stack's settings
 // come from its stack.env, which scripts/test exports into the environment.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 function required(name) {
@@ -79,4 +79,26 @@ export async function waitFor(predicate, { timeoutMs = 10000, intervalMs = 50, w
 // and leaves the others alone: nginx is not reloaded, so clients' kept connections stay usable.
 export function stackStart(component) {
   execFileSync(path.join(repo, 'scripts', 'stack'), ['start', component], { stdio: 'ignore', env: process.env });
+}
+
+// The stack's stack.env (what `scripts/stack reload` and the daemons read) as it stands now, for a
+// test that reconfigures the stack: configure(changes) writes it with `changes` applied to that
+// text (a value replaces the variable's line or is appended, null removes it), restore() puts it
+// back, and changed() says whether it differs from it.
+export function stackSettings() {
+  const file = path.join(runDir, 'stack.env');
+  const original = readFileSync(file, 'utf8');
+  return {
+    original,
+    configure(changes) {
+      let lines = original.split('\n');
+      for (const [name, value] of Object.entries(changes)) {
+        lines = lines.filter((line) => !line.startsWith(`${name}=`));
+        if (value !== null) lines.push(`${name}=${value}`);
+      }
+      writeFileSync(file, `${lines.join('\n')}\n`);
+    },
+    changed() { return readFileSync(file, 'utf8') !== original; },
+    restore() { writeFileSync(file, original); },
+  };
 }

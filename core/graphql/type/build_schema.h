@@ -1,6 +1,6 @@
 // Builds a Schema from SDL, as graphql-js's buildSchema followed by validateSchema:
 //  1. parse (syntax errors);
-//  2. SDL validation (sdl_validation.h: unknown types and directives, duplicate names, bad
+//  2. SDL validation (validation/validate.h: unknown types and directives, duplicate names, bad
 //     extensions...);
 //  3. construction: types from definitions and their extensions, the built-in scalars,
 //     directives and introspection types, default values coerced, @deprecated, @specifiedBy and

@@ -1,7 +1,7 @@
 -- What the public reads cost (issue 11). investmentData reads figures kept up to date as vouchers
 -- change, instead of aggregating every voucher on each read; a change of the public data notifies
 -- channel netgraph_data at commit, so the pool's relay can invalidate its workers' read caches
--- (fcgi/outbox_relay_process.h). networkGraph's statements changed in core/store/graph.cc only.
+-- (fcgi/pool/outbox_relay_process.h). networkGraph's statements changed in core/store/graph.cc only.
 
 -- Invested amounts per round by stored status: a voucher counts while it is CLAIMED or REDEEMED.
 -- Readers subtract the claims whose expires_at has passed but which the relay's sweep has not yet

@@ -191,7 +191,7 @@ TEST_F(ReadCacheTest, ErrorsAreNotKept) {
   ReadCache cache(4, 1 << 20);
   cache.Attach(&generation);
   Result<Value> failed = cache.Get("a", kNow, []() -> Result<ReadCache::Fresh> {
-    return Status::Error("the database is down");
+    return Status::Unavailable("the database is down");
   });
   EXPECT_FALSE(failed.ok());
   EXPECT_EQ(Get(cache, "a"), "a#1");

@@ -1,4 +1,5 @@
 #include "core/auth/auth_config.h"
+#include "tests/support/environment.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,14 +13,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-config::Environment EnvironmentOf(std::map<std::string, std::string> variables) {
-  return config::Environment(
-      [variables = std::move(variables)](const std::string& name) -> std::optional<std::string> {
-        auto it = variables.find(name);
-        if (it == variables.end()) return std::nullopt;
-        return it->second;
-      });
-}
+using netgraph::testing::EnvironmentOf;
 
 TEST(AuthConfigTest, DefaultsWithOnlyAKeyFile) {
   config::Environment env = EnvironmentOf({{"NETGRAPH_JWT_PUBLIC_KEY_FILE", "/etc/idp.pem"}});

@@ -203,22 +203,4 @@ bool VerifiesAsEs256(const std::string& token, const EVP_PKEY* key) {
                           dot) == 1;
 }
 
-TempDir::TempDir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "netgraph-auth-XXXXXX").string();
-  Require(mkdtemp(pattern.data()) != nullptr, "mkdtemp");
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
-std::string TempDir::Write(const std::string& name, std::string_view content) const {
-  std::filesystem::path file = path_ / name;
-  std::ofstream out(file, std::ios::binary);
-  out << content;
-  return file.string();
-}
-
 }  // namespace netgraph::auth::testing

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "core/auth/internal/openssl_handles.h"
+#include "tests/support/temp_dir.h"
 
 namespace netgraph::auth::testing {
 
@@ -47,21 +48,8 @@ bool VerifiesAsEs256(const std::string& token, const EVP_PKEY* key);
 inline const std::chrono::system_clock::time_point kNow{std::chrono::seconds(1700000000)};
 inline constexpr std::int64_t kNowSeconds = 1700000000;
 
-// A directory removed with everything in it when the object goes away.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-  // Writes `content` to `name` in the directory and returns the file's path.
-  std::string Write(const std::string& name, std::string_view content) const;
-
- private:
-  std::filesystem::path path_;
-};
+// The scratch folders of the auth tests (tests/support/temp_dir.h).
+using netgraph::testing::TempDir;
 
 }  // namespace netgraph::auth::testing
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/config/environment.h"
+#include "tests/support/temp_dir.h"
 
 namespace netgraph::config {
 namespace {
@@ -23,19 +24,15 @@ using ::testing::IsEmpty;
 // the process environment's NETGRAPH_* variables that a test sets removed afterwards.
 class ConfigFile {
  public:
-  explicit ConfigFile(const std::string& text)
-      : path_(std::filesystem::temp_directory_path() /
-              ("netgraph-config-test-" + std::to_string(::getpid()) + ".env")) {
+  explicit ConfigFile(const std::string& text) : path_(directory_.path() / "netgraph.env") {
     std::ofstream(path_) << text;
     ::setenv("NETGRAPH_CONFIG_FILE", path_.c_str(), 1);
   }
-  ~ConfigFile() {
-    ::unsetenv("NETGRAPH_CONFIG_FILE");
-    std::filesystem::remove(path_);
-  }
+  ~ConfigFile() { ::unsetenv("NETGRAPH_CONFIG_FILE"); }
   std::string path() const { return path_.string(); }
 
  private:
+  netgraph::testing::TempDir directory_{"netgraph-config-test"};
   std::filesystem::path path_;
 };
 

@@ -2,97 +2,126 @@
 
 #include <gtest/gtest.h>
 
-#include <cctype>
-#include <cstdio>
-#include <fstream>
-#include <optional>
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace netgraph::domain {
 namespace {
 
-const std::string kKey(64, 'a');
-constexpr char kChannel[] = "netgraph:graph";
+constexpr std::size_t kLimit = 256 * 1024;
 
-UpdateAuthenticator Authenticator(const std::string& hex = kKey) {
-  Result<UpdateAuthenticator> loaded = UpdateAuthenticator::FromHexKey(hex);
-  EXPECT_TRUE(loaded.ok()) << loaded.status().message();
-  return loaded.ok() ? *loaded : UpdateAuthenticator();
+TEST(UpdateMessageParseTest, ReadsAnObjectAndThePublisherSequence) {
+  Result<UpdateMessage> update = UpdateMessage::Parse(
+      R"({"nodes":[],"links":[],"metadata":{"nodeCount":0},"sequence":41})", kLimit);
+  ASSERT_TRUE(update.ok());
+  EXPECT_EQ(update->event["metadata"]["nodeCount"], 0);
+  EXPECT_EQ(update->sequence, 41);
+  // The message's own members are not the event's.
+  EXPECT_FALSE(update->event.contains("sequence"));
 }
 
-TEST(UpdateMessageTest, ASealedMessageOpensToItsPayload) {
-  UpdateAuthenticator updates = Authenticator();
-  ASSERT_TRUE(updates.signing());
-  const std::string payload = R"({"sequence":7,"nodes":[]})";
-  const std::string sealed = updates.Seal(kChannel, payload);
-  ASSERT_EQ(sealed.size(), 64 + 1 + payload.size());
-  EXPECT_EQ(sealed.substr(65), payload);
-  Result<std::string_view> opened = updates.Open(kChannel, sealed);
-  ASSERT_TRUE(opened.ok()) << opened.status().message();
-  EXPECT_EQ(*opened, payload);
+TEST(UpdateMessageParseTest, ReadsWhenThePublisherAppendedIt) {
+  Result<UpdateMessage> update =
+      UpdateMessage::Parse(R"({"sequence":41,"appendedAt":1795253401250000,"nodes":[]})", kLimit);
+  ASSERT_TRUE(update.ok());
+  EXPECT_EQ(update->appended_unix_us, 1795253401250000);
+  // Not an integer: not said.
+  update = UpdateMessage::Parse(R"({"sequence":41,"appendedAt":"yesterday"})", kLimit);
+  ASSERT_TRUE(update.ok());
+  EXPECT_FALSE(update->appended_unix_us.has_value());
 }
 
-// HMAC-SHA256(key = 32 bytes of 0xaa, "14:netgraph:graph{}"), as Node's crypto.createHmac computes
-// it (tests/support/redis.mjs signs this way).
-TEST(UpdateMessageTest, TheMacIsHmacSha256OverTheChannelAndThePayload) {
-  EXPECT_EQ(Authenticator().Seal(kChannel, "{}"),
-            "fcbb674cffbf93ca95016b0abd0b76124089b2fb32dd7a10b5c1cdf35c9aa895.{}");
+TEST(UpdateMessageParseTest, ASequenceThatIsNotAnIntegerIsNotOne) {
+  Result<UpdateMessage> update = UpdateMessage::Parse(R"({"nodes":[],"sequence":"41"})", kLimit);
+  ASSERT_TRUE(update.ok());
+  EXPECT_FALSE(update->sequence.has_value());
 }
 
-TEST(UpdateMessageTest, RefusesUnsignedForgedAndMisdirectedMessages) {
-  UpdateAuthenticator updates = Authenticator();
-  const std::string payload = R"({"sequence":8})";
-  const std::string sealed = updates.Seal(kChannel, payload);
-  EXPECT_FALSE(updates.Open(kChannel, payload).ok()) << "unsigned";
-  EXPECT_FALSE(updates.Open(kChannel, "").ok());
-  EXPECT_FALSE(updates.Open(kChannel, sealed.substr(0, 64)).ok()) << "no payload, no dot";
-  std::string tampered = sealed;
-  tampered.back() = ']';
-  EXPECT_FALSE(updates.Open(kChannel, tampered).ok()) << "payload changed";
-  std::string bad_mac = sealed;
-  bad_mac[0] = bad_mac[0] == '0' ? '1' : '0';
-  EXPECT_FALSE(updates.Open(kChannel, bad_mac).ok()) << "MAC changed";
-  std::string uppercase = sealed;
-  for (std::size_t i = 0; i < 64; ++i) uppercase[i] = static_cast<char>(std::toupper(uppercase[i]));
-  EXPECT_FALSE(updates.Open(kChannel, uppercase).ok()) << "not the canonical form";
-  EXPECT_FALSE(updates.Open("netgraph:other", sealed).ok()) << "signed for another channel";
-  EXPECT_FALSE(Authenticator(std::string(64, 'b')).Open(kChannel, sealed).ok()) << "other key";
+TEST(UpdateMessageParseTest, RefusesWhatIsNotAJsonObject) {
+  for (const char* text : {"not json", "[1,2]", ""}) {
+    Result<UpdateMessage> refused = UpdateMessage::Parse(text, kLimit);
+    ASSERT_FALSE(refused.ok()) << text;
+    EXPECT_TRUE(refused.status().IsInvalidArgument()) << text;
+  }
 }
 
-TEST(UpdateMessageTest, SigningOffPassesPayloadsThrough) {
-  UpdateAuthenticator off;
-  EXPECT_FALSE(off.signing());
-  EXPECT_EQ(off.Seal(kChannel, "{}"), "{}");
-  EXPECT_EQ(*off.Open(kChannel, "{}"), "{}");
+// Published messages get the limits of client JSON: deep nesting would overflow the stack of the
+// recursive walks that follow (Value::FromJson), a huge message the process's memory.
+TEST(UpdateMessageParseTest, RefusesWhatNestsTooDeepOrIsTooLarge) {
+  const std::size_t depth = 100000;
+  std::string deep = R"({"nodes":)" + std::string(depth, '[') + std::string(depth, ']') + "}";
+  Result<UpdateMessage> too_deep = UpdateMessage::Parse(deep, deep.size());
+  ASSERT_FALSE(too_deep.ok());
+  EXPECT_TRUE(too_deep.status().IsInvalidArgument());
+  EXPECT_NE(too_deep.status().message().find("deeper"), std::string::npos);
+
+  std::string at_limit = R"({"nodes":)" + std::string(63, '[') + std::string(63, ']') + "}";
+  EXPECT_TRUE(UpdateMessage::Parse(at_limit, at_limit.size()).ok())
+      << "64 levels, the object included";
+
+  const std::string update = R"({"nodes":[],"sequence":1})";
+  EXPECT_TRUE(UpdateMessage::Parse(update, update.size()).ok());
+  Result<UpdateMessage> too_large = UpdateMessage::Parse(update, update.size() - 1);
+  ASSERT_FALSE(too_large.ok());
+  EXPECT_TRUE(too_large.status().IsResourceExhausted());
 }
 
-TEST(UpdateMessageTest, TheSettingIsRequiredAndTheKeyChecked) {
-  std::optional<std::string> value;
-  config::Environment env([&](const std::string&) { return value; });
-  Result<UpdateAuthenticator> unset = UpdateAuthenticator::FromEnvironment(env);
-  ASSERT_FALSE(unset.ok());
-  EXPECT_NE(unset.status().message().find("NETGRAPH_UPDATE_SIGNING_KEY_FILE"), std::string::npos);
+TEST(UpdateMessageParseTest, ReadsTheEpochAndBoundsIt) {
+  Result<UpdateMessage> update = UpdateMessage::Parse(R"({"sequence":3,"epoch":"e-1"})", kLimit);
+  ASSERT_TRUE(update.ok());
+  EXPECT_EQ(update->epoch, "e-1");
+  EXPECT_TRUE(UpdateMessage::Parse(R"({"sequence":3,"epoch":7})", kLimit)->epoch.empty());
+  const std::string long_epoch(kMaxEpochBytes + 1, 'e');
+  Result<UpdateMessage> refused =
+      UpdateMessage::Parse(R"({"sequence":3,"epoch":")" + long_epoch + "\"}", kLimit);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(refused.status().IsInvalidArgument());
+}
 
-  value = "off";
-  Result<UpdateAuthenticator> off = UpdateAuthenticator::FromEnvironment(env);
-  ASSERT_TRUE(off.ok());
-  EXPECT_FALSE(off->signing());
+TEST(UpdateMessageWriteTest, WritesTheNumberFirstThenTheEpochTheAppendTimeAndTheEvent) {
+  UpdateMessage message;
+  message.sequence = 7;
+  message.epoch = "e-2";
+  message.appended_unix_us = 1795253401250000;
+  message.event = {{"nodes", nlohmann::json::array()}, {"metadata", {{"nodeCount", 0}}}};
+  EXPECT_EQ(message.Write(), R"({"sequence":7,"epoch":"e-2","appendedAt":1795253401250000,)"
+                             R"("metadata":{"nodeCount":0},"nodes":[]})");
+}
 
-  value = "/nonexistent/update-signing.key";
-  EXPECT_FALSE(UpdateAuthenticator::FromEnvironment(env).ok());
+TEST(UpdateMessageWriteTest, LeavesOutWhatIsNotSaid) {
+  UpdateMessage message;
+  EXPECT_EQ(message.Write(), "{}");
+  message.event = {{"n", nullptr}};
+  EXPECT_EQ(message.Write(), R"({"n":null})");
+  message.sequence = 1;
+  EXPECT_EQ(message.Write(), R"({"sequence":1,"n":null})");
+}
 
-  const std::string path = ::testing::TempDir() + "/update-signing.key";
-  std::ofstream(path) << kKey << "\n";
-  value = path;
-  Result<UpdateAuthenticator> from_file = UpdateAuthenticator::FromEnvironment(env);
-  ASSERT_TRUE(from_file.ok()) << from_file.status().message();
-  EXPECT_EQ(from_file->Seal(kChannel, "{}"), Authenticator().Seal(kChannel, "{}"));
-  std::remove(path.c_str());
+// What one end writes the other reads as it was written, and what a reader got it writes again
+// unchanged: the relay re-writes a stored message with the epoch it publishes under.
+TEST(UpdateMessageWriteTest, WhatIsWrittenParsesBackAndWritesTheSame) {
+  UpdateMessage message;
+  message.sequence = 12;
+  message.epoch = "3f1c0e2a-epoch";
+  message.appended_unix_us = 5;
+  message.event = {{"links", nlohmann::json::array()}, {"label", "\"quoted\" \\ text"}};
+  const std::string text = message.Write();
+  Result<UpdateMessage> read = UpdateMessage::Parse(text, kLimit);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(read->sequence, 12);
+  EXPECT_EQ(read->epoch, "3f1c0e2a-epoch");
+  EXPECT_EQ(read->appended_unix_us, 5);
+  EXPECT_EQ(read->event, message.event);
+  EXPECT_EQ(read->Write(), text);
+}
 
-  EXPECT_FALSE(UpdateAuthenticator::FromHexKey(std::string(62, 'a')).ok()) << "under 32 bytes";
-  EXPECT_FALSE(UpdateAuthenticator::FromHexKey(std::string(65, 'a')).ok()) << "odd length";
-  EXPECT_FALSE(UpdateAuthenticator::FromHexKey(std::string(64, 'g')).ok()) << "not hex";
-  EXPECT_FALSE(UpdateAuthenticator::FromHexKey("").ok());
+// An event naming one of the message's members does not override it.
+TEST(UpdateMessageWriteTest, TheEventCannotSayTheMessagesOwnMembers) {
+  UpdateMessage message;
+  message.sequence = 3;
+  message.event = {{"sequence", 99}, {"epoch", "other"}, {"n", 1}};
+  EXPECT_EQ(message.Write(), R"({"sequence":3,"n":1})");
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <string>
 
+#include "tests/support/temp_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -35,20 +37,14 @@ Outcome RunChecker(const std::string& root, const std::string& spec, const std::
 // A scratch tree in a temporary folder, gone after the test.
 class ScratchTreeTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/netgraph-layering-XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
-    root_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
   // Appends `text` to the file at `path` (made with its folders when missing).
   void Write(const std::string& path, const std::string& text) {
     fs::create_directories((fs::path(root_) / path).parent_path());
     std::ofstream(fs::path(root_) / path, std::ios::app) << text;
   }
 
-  std::string root_;
+  netgraph::testing::TempDir scratch_{"netgraph-layering"};
+  const std::string root_ = scratch_.path().string();
 };
 
 // A scratch repository: two concerns, `low` (core/low) and `high` (core/high, depends on low), the

@@ -54,8 +54,8 @@ TEST(StatusTest, EachNamedConstructorCarriesItsCodeAndTheMessageUnchanged) {
   }
 }
 
-TEST(StatusTest, ErrorWithoutACodeIsUnknownAndFromCodeNeverMakesOk) {
-  Status plain = Status::Error("something failed");
+TEST(StatusTest, FromCodeNeverMakesOk) {
+  Status plain = Status::FromCode(StatusCode::kUnknown, "something failed");
   EXPECT_FALSE(plain.ok());
   EXPECT_EQ(plain.code(), StatusCode::kUnknown);
   EXPECT_EQ(plain.message(), "something failed");

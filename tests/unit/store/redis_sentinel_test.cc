@@ -1,6 +1,7 @@
 // The Sentinel lookup's configuration and its reading of replies (core/store/redis_sentinel.h).
 // Replies are made by hiredis's own reader from RESP text, as they arrive from a sentinel.
 #include "core/store/redis_sentinel.h"
+#include "tests/support/environment.h"
 
 #include <gtest/gtest.h>
 #include <hiredis/hiredis.h>
@@ -13,13 +14,7 @@
 namespace netgraph::store {
 namespace {
 
-config::Environment EnvironmentOf(std::map<std::string, std::string> variables) {
-  return config::Environment([variables](const std::string& name) -> std::optional<std::string> {
-    auto it = variables.find(name);
-    if (it == variables.end()) return std::nullopt;
-    return it->second;
-  });
-}
+using netgraph::testing::EnvironmentOf;
 
 // The reply hiredis reads from `resp`.
 RedisReply ReplyOf(const std::string& resp) {

@@ -8,17 +8,12 @@
 
 #include "core/config/environment.h"
 #include "core/store/redis.h"
+#include "tests/support/environment.h"
 
 namespace netgraph::ws {
 namespace {
 
-config::Environment EnvironmentOf(std::map<std::string, std::string> variables) {
-  return config::Environment([variables](const std::string& name) -> std::optional<std::string> {
-    auto it = variables.find(name);
-    if (it == variables.end()) return std::nullopt;
-    return it->second;
-  });
-}
+using netgraph::testing::EnvironmentOf;
 
 TEST(OptionsTest, DefaultsWhenNothingIsSet) {
   config::Environment env = EnvironmentOf({});

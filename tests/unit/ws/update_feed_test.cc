@@ -51,7 +51,9 @@ class FakeOutbox : public OutboxReader {
 class UpdateFeedTest : public ::testing::Test {
  protected:
   // What Redis brings: the message the relay publishes for outbox row `id`.
-  PublishedUpdate Message(std::int64_t id) { return *ParseUpdate(outbox_.rows.at(id), kLimit); }
+  domain::UpdateMessage Message(std::int64_t id) {
+    return *domain::UpdateMessage::Parse(outbox_.rows.at(id), kLimit);
+  }
   // The database is dropped and migrated again: no rows, ids from 1, a new epoch.
   void ResetDatabase() {
     outbox_.rows.clear();
@@ -66,14 +68,14 @@ class UpdateFeedTest : public ::testing::Test {
   FakeOutbox outbox_;
   std::vector<UpdateStamp> delivered_;
   std::chrono::steady_clock::time_point now_{};
-  UpdateFeed feed_{
-      outbox_,
-      [this](std::string_view channel, const PublishedUpdate& update, const UpdateStamp& stamp) {
-        EXPECT_EQ(channel, kChannel);
-        EXPECT_EQ(update.event["n"], *stamp.publisher_sequence);
-        delivered_.push_back(stamp);
-      },
-      kLimit, [this] { return now_; }};
+  UpdateFeed feed_{outbox_,
+                   [this](std::string_view channel, const domain::UpdateMessage& update,
+                          const UpdateStamp& stamp) {
+                     EXPECT_EQ(channel, kChannel);
+                     EXPECT_EQ(update.event["n"], *stamp.publisher_sequence);
+                     delivered_.push_back(stamp);
+                   },
+                   kLimit, [this] { return now_; }};
 };
 
 TEST_F(UpdateFeedTest, TheFirstSubscriptionFollowsFromWhereTheOutboxStands) {
@@ -212,7 +214,7 @@ TEST_F(UpdateFeedTest, AResetWhileUnsubscribedIsCaughtUpInTheNewEpoch) {
 TEST_F(UpdateFeedTest, AReplayedUpdateOfAnEarlierEpochIsDroppedAndChangesNothing) {
   feed_.OnSubscribed();
   outbox_.Append(1);
-  const PublishedUpdate captured = Message(1);
+  const domain::UpdateMessage captured = Message(1);
   feed_.OnMessage(kChannel, captured);
   ResetDatabase();
   for (std::int64_t id : {1, 2}) outbox_.Append(id);
@@ -254,7 +256,7 @@ TEST_F(UpdateFeedTest, ARestoredDatabaseIsFollowedFromWhereTheRelayStartedItsNew
   feed_.OnMessage(kChannel, Message(8));              // the relay before it noticed: a repeat
   outbox_.epoch = "epoch-2";
   outbox_.epoch_start = 7;
-  PublishedUpdate nine = Message(9);
+  domain::UpdateMessage nine = Message(9);
   nine.epoch = "epoch-2";  // the relay publishes under the epoch it started
   feed_.OnMessage(kChannel, nine);
   EXPECT_EQ(Numbers(), (std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 8, 9}));
@@ -292,7 +294,7 @@ TEST_F(UpdateFeedTest, BeforeTheFirstEpochIsKnownAnUpdateIsConfirmedToo) {
   feed_.OnSubscribed();
   outbox_.down = false;
   for (std::int64_t id : {1, 2, 3}) outbox_.Append(id);
-  PublishedUpdate replayed = Message(3);
+  domain::UpdateMessage replayed = Message(3);
   replayed.epoch = "epoch-0";
   feed_.OnMessage(kChannel, replayed);
   EXPECT_TRUE(delivered_.empty());
@@ -304,11 +306,11 @@ TEST_F(UpdateFeedTest, BeforeTheFirstEpochIsKnownAnUpdateIsConfirmedToo) {
 }
 
 TEST_F(UpdateFeedTest, UnnumberedMessagesPassStraightThrough) {
-  PublishedUpdate plain = *ParseUpdate(R"({"n":null})", kLimit);
+  domain::UpdateMessage plain = *domain::UpdateMessage::Parse(R"({"n":null})", kLimit);
   int plain_deliveries = 0;
   UpdateFeed feed(
       outbox_,
-      [&](std::string_view, const PublishedUpdate&, const UpdateStamp& stamp) {
+      [&](std::string_view, const domain::UpdateMessage&, const UpdateStamp& stamp) {
         EXPECT_FALSE(stamp.publisher_sequence.has_value());
         ++plain_deliveries;
       },

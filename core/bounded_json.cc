@@ -1,6 +1,6 @@
-#include "core/api/client_json.h"
+#include "core/bounded_json.h"
 
-namespace netgraph::api {
+namespace netgraph {
 namespace {
 
 bool NestsDeeperThan(std::string_view json, std::size_t limit) {
@@ -29,16 +29,16 @@ bool NestsDeeperThan(std::string_view json, std::size_t limit) {
 
 }  // namespace
 
-ClientJson ParseClientJson(std::string_view text, std::size_t max_depth) {
-  ClientJson parsed;
+BoundedJson ParseBoundedJson(std::string_view text, std::size_t max_depth) {
+  BoundedJson parsed;
   if (NestsDeeperThan(text, max_depth)) {
     parsed.value = nlohmann::json(nlohmann::json::value_t::discarded);
-    parsed.problem = ClientJson::Problem::kTooDeep;
+    parsed.problem = BoundedJson::Problem::kTooDeep;
     return parsed;
   }
   parsed.value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (parsed.value.is_discarded()) parsed.problem = ClientJson::Problem::kMalformed;
+  if (parsed.value.is_discarded()) parsed.problem = BoundedJson::Problem::kMalformed;
   return parsed;
 }
 
-}  // namespace netgraph::api
+}  // namespace netgraph

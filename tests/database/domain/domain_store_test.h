@@ -1,0 +1,112 @@
+// The fixture of the domain's tests against a real PostgreSQL (test_database.h): a fresh database
+// per test with one funding round, and the helpers the tests of each operation share. The tests are
+// split by operation, one file each in this folder, named after the core/domain file they test.
+#ifndef NETGRAPH_TESTS_DATABASE_DOMAIN_DOMAIN_STORE_TEST_H_
+#define NETGRAPH_TESTS_DATABASE_DOMAIN_DOMAIN_STORE_TEST_H_
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/crypto/base58.h"
+#include "core/crypto/ed25519.h"
+#include "core/crypto/solana_keypair.h"
+#include "core/domain/token2022_ledger.h"
+#include "core/domain/user.h"
+#include "core/domain/voucher.h"
+#include "core/domain/voucher_admin.h"
+#include "core/store/connection.h"
+#include "core/store/token.h"
+#include "tests/database/test_database.h"
+
+namespace netgraph::domain {
+
+using testing::TestDatabase;
+
+// Test-only reads of rows no production code reads back.
+inline constexpr store::Statement kOutboxRows{
+    "test_outbox_rows",
+    "SELECT id, payload, published_at IS NOT NULL FROM outbox "
+    "ORDER BY id"};
+inline constexpr store::Statement kVoucherStatus{"test_voucher_status",
+                                                 "SELECT status FROM vouchers WHERE id = $1"};
+
+inline std::string RandomWallet() {
+  Result<crypto::Ed25519Keypair> keypair = crypto::Ed25519Keypair::Generate();
+  return crypto::Base58Encode(keypair->public_key());
+}
+
+class DomainStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = TestDatabase::Get();
+    ASSERT_NE(server_, nullptr) << TestDatabase::problem();
+    url_ = server_->FreshDatabase();
+    db_ = std::make_unique<store::Connection>(url_);
+    Result<store::RoundRow> round =
+        store::EnsureRound(*db_, {"Seed", "0.05", "500000", "2025-01-01T00:00:00Z", std::nullopt});
+    ASSERT_TRUE(round.ok()) << round.status().message();
+  }
+
+  User NewUser(const std::string& did, std::optional<std::string> email = std::nullopt) {
+    Outcome<User> user = UserForPrincipal(*db_, Principal{did, std::move(email), false});
+    EXPECT_TRUE(user.ok());
+    return user.value();
+  }
+
+  std::string Issue(const std::string& amount = "10",
+                    std::optional<std::string> expires = std::nullopt) {
+    IssueRequest request;
+    request.amount = amount;
+    request.expires = std::move(expires);
+    Result<std::vector<Voucher>> issued = IssueVouchers(*db_, request);
+    EXPECT_TRUE(issued.ok()) << issued.status().message();
+    return issued->front().code;
+  }
+
+  Outcome<Voucher> Claim(const User& user, const std::string& code, const std::string& wallet,
+                         ClaimPolicy policy = {}) {
+    return ClaimVoucher(*db_, policy, user, code, wallet);
+  }
+
+  std::unique_ptr<Token2022Ledger> MakeLedger() {
+    static int ledgers = 0;
+    const std::string file =
+        server_->directory() + "/treasury-" + std::to_string(++ledgers) + ".json";
+    Result<crypto::Ed25519Keypair> treasury = crypto::Ed25519Keypair::Generate();
+    EXPECT_TRUE(crypto::WriteSolanaKeypairFile(file, *treasury).ok());
+    treasury_public_key_ = treasury->public_key();
+    Result<std::unique_ptr<Token2022Ledger>> ledger =
+        Token2022Ledger::Create(LedgerConfig{file, RandomWallet()});
+    EXPECT_TRUE(ledger.ok()) << ledger.status().message();
+    return std::move(ledger.value());
+  }
+
+  std::vector<nlohmann::json> OutboxPayloads() {
+    Result<store::Rows> rows = db_->Run(kOutboxRows);
+    EXPECT_TRUE(rows.ok());
+    std::vector<nlohmann::json> payloads;
+    for (int i = 0; i < rows->size(); ++i) {
+      payloads.push_back(nlohmann::json::parse(rows->Text(i, 1)));
+    }
+    return payloads;
+  }
+
+  std::string VoucherStatus(std::int64_t id) {
+    Result<store::Rows> rows = db_->Run(kVoucherStatus, {std::to_string(id)});
+    return rows.ok() && !rows->empty() ? std::string(rows->Text(0, 0)) : "";
+  }
+
+  TestDatabase* server_ = nullptr;
+  std::string url_;
+  std::unique_ptr<store::Connection> db_;
+  crypto::Bytes32 treasury_public_key_{};
+};
+
+}  // namespace netgraph::domain
+
+#endif  // NETGRAPH_TESTS_DATABASE_DOMAIN_DOMAIN_STORE_TEST_H_

@@ -1,0 +1,140 @@
+// Redeeming vouchers: the credit, refusals, races (core/domain/redemption.h).
+#include "tests/database/domain/domain_store_test.h"
+
+#include <thread>
+
+#include "core/crypto/elgamal.h"
+#include "core/crypto/elgamal_decryptor.h"
+#include "core/crypto/receipt.h"
+#include "core/domain/internal/amount.h"
+#include "core/domain/portfolio.h"
+#include "core/domain/redemption.h"
+
+namespace netgraph::domain {
+namespace {
+
+constexpr store::Statement kReceipt{
+    "test_receipt", "SELECT receipt, signature FROM redemptions WHERE signature = $1"};
+constexpr store::Statement kAccount{
+    "test_account",
+    "SELECT balance, encrypted_balance FROM token_accounts WHERE wallet_address = $1"};
+
+TEST_F(DomainStoreTest, ARedemptionCreditsEveryClaimedVoucherOnceUnderTheOwnersKey) {
+  std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
+  User alice = NewUser("did:privy:alice");
+  const std::string wallet = RandomWallet();
+  ASSERT_TRUE(Claim(alice, Issue("10"), wallet).ok());
+  ASSERT_TRUE(Claim(alice, Issue("2.5"), wallet).ok());
+  const crypto::ElGamalSecretKey secret = crypto::ElGamalSecretKey::Generate();
+  const std::string key = crypto::ElGamalPublicKey::FromSecretKey(secret).ToBase64();
+  const crypto::ElGamalDecryptor decryptor(secret);
+
+  Outcome<Redemption> first = RedeemVouchers(*db_, ledger.get(), alice, wallet, key);
+  ASSERT_TRUE(first.ok());
+  EXPECT_DOUBLE_EQ(first->amount, 12.5);
+  EXPECT_EQ(first->wallet_address, wallet);
+  EXPECT_EQ(first->token_account, *ledger->TokenAccountOf(wallet));
+  EXPECT_EQ(*decryptor.Decrypt(*crypto::ElGamalCiphertext::Parse(first->encrypted_amount)), 1250u);
+
+  // The receipt behind txSignature verifies with the treasury key.
+  Result<store::Rows> receipt = db_->Run(kReceipt, {first->tx_signature});
+  ASSERT_TRUE(receipt.ok());
+  ASSERT_EQ(receipt->size(), 1);
+  EXPECT_TRUE(crypto::VerifyReceipt(receipt->Text(0, 0),
+                                    *crypto::ParseBase58Signature(first->tx_signature),
+                                    treasury_public_key_)
+                  .ok());
+
+  EXPECT_EQ(RedeemVouchers(*db_, ledger.get(), alice, wallet, key).failure(),
+            Failure::kNoClaimedVouchers);
+  ASSERT_TRUE(Claim(alice, Issue("1"), wallet).ok());
+  Outcome<Redemption> second = RedeemVouchers(*db_, ledger.get(), alice, wallet, key);
+  ASSERT_TRUE(second.ok());
+  EXPECT_DOUBLE_EQ(second->amount, 1);
+
+  Result<Portfolio> portfolio = ReadPortfolio(*db_, alice);
+  ASSERT_TRUE(portfolio.ok());
+  EXPECT_TRUE(portfolio->has_confidential_balance);
+  EXPECT_EQ(portfolio->confidential_public_key, key);
+  EXPECT_EQ(portfolio->token_account, first->token_account);
+  EXPECT_EQ(*decryptor.Decrypt(*crypto::ElGamalCiphertext::Parse(*portfolio->encrypted_balance)),
+            1350u);
+  for (const Voucher& v : portfolio->vouchers) EXPECT_TRUE(v.redeemed());
+
+  Result<InvestmentData> figures = ReadInvestmentData(*db_);
+  EXPECT_DOUBLE_EQ(figures->market_cap, 13.5 * 0.05);
+}
+
+TEST_F(DomainStoreTest, RedemptionRefusalsWriteNothing) {
+  std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
+  User alice = NewUser("did:privy:alice");
+  User bob = NewUser("did:privy:bob");
+  const std::string wallet = RandomWallet();
+  const std::string key =
+      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  const std::string other_key =
+      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  auto redeem = [&](const User& u, const std::string& w, const std::string& k) {
+    return RedeemVouchers(*db_, ledger.get(), u, w, k).failure();
+  };
+
+  EXPECT_EQ(redeem(alice, "nope", key), Failure::kInvalidWalletAddress);
+  EXPECT_EQ(redeem(alice, wallet, "not base64"), Failure::kInvalidConfidentialPublicKey);
+  EXPECT_EQ(redeem(alice, wallet, std::string(43, 'A') + "="),
+            Failure::kInvalidConfidentialPublicKey)
+      << "the identity is not a key";
+  EXPECT_EQ(redeem(alice, wallet, key), Failure::kNoClaimedVouchers) << "an unknown wallet";
+
+  Outcome<Voucher> big = Claim(alice, Issue("30000000"), wallet);
+  Outcome<Voucher> bigger = Claim(alice, Issue("20000000"), wallet);
+  ASSERT_TRUE(big.ok() && bigger.ok());
+  EXPECT_EQ(redeem(bob, wallet, key), Failure::kWalletBelongsToAnotherUser);
+  EXPECT_EQ(redeem(alice, wallet, key), Failure::kBalanceLimitExceeded);
+  EXPECT_EQ(VoucherStatus(big->id), "CLAIMED");
+  EXPECT_EQ(VoucherStatus(bigger->id), "CLAIMED");
+  EXPECT_TRUE(db_->Run(kAccount, {wallet})->empty());
+
+  ASSERT_TRUE(RevokeVoucher(*db_, bigger->code).ok());
+  ASSERT_TRUE(RedeemVouchers(*db_, ledger.get(), alice, wallet, key).ok());
+  ASSERT_TRUE(Claim(alice, Issue("1"), wallet).ok());
+  EXPECT_EQ(redeem(alice, wallet, other_key), Failure::kConfidentialKeyMismatch);
+  Result<store::Rows> account = db_->Run(kAccount, {wallet});
+  EXPECT_EQ(account->Int(0, 0), 3000000000);
+}
+
+TEST_F(DomainStoreTest, ConcurrentRedemptionsOfAWalletTakeEachVoucherOnce) {
+  std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
+  User alice = NewUser("did:privy:alice");
+  const std::string wallet = RandomWallet();
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(Claim(alice, Issue("3"), wallet).ok());
+  const std::string key =
+      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  constexpr int kRedeemers = 20;
+  std::atomic<int> succeeded{0}, empty{0};
+  std::atomic<bool> go{false};
+  std::atomic<long long> credited{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kRedeemers; ++i) {
+    threads.emplace_back([&] {
+      store::Connection db(url_);
+      ASSERT_TRUE(db.EnsureConnected().ok());
+      while (!go) std::this_thread::yield();
+      Outcome<Redemption> r = RedeemVouchers(db, ledger.get(), alice, wallet, key);
+      if (r.ok()) {
+        ++succeeded;
+        credited += static_cast<long long>(r->amount * 100);
+      } else if (r.failure() == Failure::kNoClaimedVouchers) {
+        ++empty;
+      }
+    });
+  }
+  go = true;
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(succeeded, 1);
+  EXPECT_EQ(empty, kRedeemers - 1);
+  EXPECT_EQ(credited, 1500);
+  EXPECT_EQ(db_->Run(kAccount, {wallet})->Int(0, 0), 1500);
+}
+
+}  // namespace
+}  // namespace netgraph::domain
