@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { graphqlUrl, runDir, waitFor, wsUrl } from '../support/stack.mjs';
-import { holdLock, sparePort, startPrivatePool } from '../support/private-pool.mjs';
+import { sparePort, startPrivatePool } from '../support/private-pool.mjs';
+import { holdLock } from '../support/postgres.mjs';
 import { CLAIM, issueVouchers, newUser, portfolio, randomWallet } from '../support/api.mjs';
 
 const TRACERESPONSE = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
