@@ -15,28 +15,23 @@
 namespace netgraph::cli {
 namespace {
 
-// Whether PostgreSQL could not be reached, or was starting or stopping: worth waiting for. A server
-// that answered and refused (no such role or database, a failed login) is not. The one place that
-// reads an error's text to decide: libpq gives out a connection refused at startup as text alone
-// (PQerrorMessage; the server's SQLSTATE, 57P03 for "starting up", 28000 for an unknown role, is
-// not exposed for a connection that failed), so this and Explained read libpq's words. A server
-// whose lc_messages words them otherwise makes a refusal look unreachable: it is waited on until
-// --wait's time runs out, and the hint below is not added.
-bool Unreachable(const Status& status) {
+// Whether a failure to reach the schema is worth waiting for: PostgreSQL did not answer, or
+// answered that it is starting or stopping. A server that answers as a running one and still
+// refused (no such role or database, a failed login) is not.
+bool WorthWaiting(const Status& status, const std::string& url) {
   if (status.code() != StatusCode::kUnavailable) return false;
-  const std::string& message = status.message();
-  return message.find("FATAL") == std::string::npos ||
-         message.find("the database system is") != std::string::npos;
+  const store::ServerAnswer answer = store::AskServer(url);
+  return answer == store::ServerAnswer::kNotNow || answer == store::ServerAnswer::kUnreachable;
 }
 
-// The error, with what to do when the role the migrations log in as does not exist.
-std::string Explained(const Status& status) {
+// The error, with what to do when a running server refused the role the migrations log in as.
+std::string Explained(const Status& status, const std::string& url) {
   std::string message = status.message();
-  if (message.find("role \"") != std::string::npos &&
-      message.find("does not exist") != std::string::npos) {
+  if (status.code() == StatusCode::kUnavailable &&
+      store::AskServer(url) == store::ServerAnswer::kAccepting) {
     message +=
-        " (create the role that owns the schema, or point NETGRAPH_MIGRATE_DATABASE_URL at "
-        "it: docs/operations.md, \"Database roles\")";
+        " (PostgreSQL runs and refused this login: create the role that owns the schema, or point "
+        "NETGRAPH_MIGRATE_DATABASE_URL at it: docs/operations.md, \"Database roles\")";
   }
   return message;
 }
@@ -54,8 +49,8 @@ int Migrate(Arguments& arguments) {
   store::ConnectionOptions migration_limits;
   migration_limits.statement_timeout_ms = 0;
   migration_limits.lock_timeout_ms = 0;
-  store::Connection database(env.String("NETGRAPH_MIGRATE_DATABASE_URL", env.DatabaseUrl()),
-                             migration_limits);
+  const std::string url = env.String("NETGRAPH_MIGRATE_DATABASE_URL", env.DatabaseUrl());
+  store::Connection database(url, migration_limits);
   if (Status s = env.status(); !s.ok()) {
     std::cerr << "netgraphctl migrate: " << s.message() << "\n";
     return kExitFailed;
@@ -65,7 +60,7 @@ int Migrate(Arguments& arguments) {
     const auto started = std::chrono::steady_clock::now();
     auto said = started - std::chrono::minutes(1);
     for (Result<int> probe = store::SchemaVersion(database);
-         !probe.ok() && Unreachable(probe.status()); probe = store::SchemaVersion(database)) {
+         !probe.ok() && WorthWaiting(probe.status(), url); probe = store::SchemaVersion(database)) {
       const auto now = std::chrono::steady_clock::now();
       if (now - said >= std::chrono::minutes(1)) {
         std::cerr << "netgraphctl migrate: waiting for PostgreSQL ("
@@ -79,7 +74,7 @@ int Migrate(Arguments& arguments) {
   if (status_only) {
     Result<int> version = store::SchemaVersion(database);
     if (!version.ok()) {
-      std::cerr << "netgraphctl migrate: " << Explained(version.status()) << "\n";
+      std::cerr << "netgraphctl migrate: " << Explained(version.status(), url) << "\n";
       return kExitFailed;
     }
     std::cout << "schema version " << *version << " of " << store::RequiredSchemaVersion() << "\n";
@@ -87,7 +82,7 @@ int Migrate(Arguments& arguments) {
   }
   Result<std::vector<store::Migration>> applied = store::Migrate(database);
   if (!applied.ok()) {
-    std::cerr << "netgraphctl migrate: " << Explained(applied.status()) << "\n";
+    std::cerr << "netgraphctl migrate: " << Explained(applied.status(), url) << "\n";
     return kExitFailed;
   }
   for (const store::Migration& m : *applied) std::cout << "applied " << m.name << "\n";

@@ -509,4 +509,18 @@ Result<std::string> Connection::ServerVersion() {
   return MajorMinorVersion(*number);
 }
 
+ServerAnswer AskServer(const std::string& conninfo) {
+  switch (PQping(conninfo.c_str())) {
+    case PQPING_OK:
+      return ServerAnswer::kAccepting;
+    case PQPING_REJECT:
+      return ServerAnswer::kNotNow;
+    case PQPING_NO_RESPONSE:
+      return ServerAnswer::kUnreachable;
+    case PQPING_NO_ATTEMPT:
+      break;
+  }
+  return ServerAnswer::kInvalid;
+}
+
 }  // namespace netgraph::store

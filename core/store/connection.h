@@ -177,6 +177,14 @@ class Connection {
   bool in_transaction_ = false;
 };
 
+// What the PostgreSQL server that `conninfo` names says to a connection attempt, from libpq's
+// PQping, which reads the server's answer (its SQLSTATE), not its wording: kAccepting when it
+// answered as a running server does, even with a refusal of these credentials or database;
+// kNotNow while it starts, stops or recovers (57P03); kUnreachable when nothing answered;
+// kInvalid when `conninfo` cannot be read.
+enum class ServerAnswer { kAccepting, kNotNow, kUnreachable, kInvalid };
+ServerAnswer AskServer(const std::string& conninfo);
+
 }  // namespace netgraph::store
 
 #endif  // NETGRAPH_CORE_STORE_CONNECTION_H_

@@ -269,5 +269,22 @@ TEST_F(ConnectionTest, ServerNoticesAreLoggedAtTheirSeverity) {
   EXPECT_EQ(logged.rfind("<7>debug ", notice), logged.rfind('\n', notice) + 1) << logged;
 }
 
+constexpr Statement kServerPort{"test_server_port", "SELECT current_setting('port')"};
+
+// netgraphctl migrate --wait keeps waiting only for a server that did not answer or is not ready;
+// the answer comes from the server's reply, not from libpq's wording (cli/migrate_command.cc).
+TEST_F(ConnectionTest, AskServerTellsARunningServerFromNoneAndAMalformedAddress) {
+  EXPECT_EQ(AskServer(url_), ServerAnswer::kAccepting);
+  Connection db(url_);
+  Result<Rows> port = db.Run(kServerPort);
+  ASSERT_TRUE(port.ok() && port->size() == 1) << port.status().message();
+  const std::string here = "host=127.0.0.1 port=" + std::string(port->Text(0, 0));
+  EXPECT_EQ(AskServer(here + " user=no_such_role dbname=no_such_database"),
+            ServerAnswer::kAccepting)
+      << "a running server that refuses this login is running: not worth waiting for";
+  EXPECT_EQ(AskServer("host=127.0.0.1 port=1 connect_timeout=2"), ServerAnswer::kUnreachable);
+  EXPECT_EQ(AskServer("postgresql://[not a url"), ServerAnswer::kInvalid);
+}
+
 }  // namespace
 }  // namespace netgraph::store
