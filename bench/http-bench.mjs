@@ -33,6 +33,7 @@
 //      per request: no hand-off, no watcher at work), in the same rounds, interleaved with the
 //      kept-alive ones (peer netgraph-close; docs/architecture.md quotes the figures).
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,6 +91,9 @@ const targets = [
   // A GET whose If-None-Match names the current answer: the pool's 304 from its read cache, against
   // nginx's own 304 for the static file (docs/api.md, "Caching").
   { name: 'networkGraph 304 revalidation vs static nginx 304', key: 'revalidation_vs_static', min: 0.35 },
+  // A GET that names the document by its hash only (docs/api.md, "Persisted documents"): the short,
+  // cacheable URL, against nginx serving the same answer as a file.
+  { name: 'networkGraph persisted GET vs static nginx', key: 'persisted_get_vs_static', min: 0.35 },
 ];
 
 // --- data ------------------------------------------------------------------------------------------
@@ -157,6 +161,14 @@ const documents = {
     peers: ['netgraph', 'static'],
     revalidate: true,
   },
+  // The networkGraph document as a persisted query: a GET with only its hash in `extensions`
+  // (registered once before the runs, as Apollo's link does on its first request).
+  networkGraphPersisted: {
+    query: 'query NetworkGraph { networkGraph(limit: 100) { nodes { id type labels } links { source target type } ' +
+      'metadata { nodeCount linkCount lastUpdated } } }',
+    peers: ['netgraph', 'static'],
+    persisted: true,
+  },
   // Per-user data behind a token: netgraph only (the Node peer serves the public reads).
   getUserPortfolio: {
     query: 'query Portfolio { getUserPortfolio { success error data { user { idpDid email wallets } ' +
@@ -180,7 +192,29 @@ function urlOf(peer, name) {
   if (peer === 'static') return `http://127.0.0.1:${ports.static}/${name}.json`;
   const port = { netgraph: ports.netgraph, 'netgraph-close': ports.netgraphClose, node: ports.node }[peer];
   const doc = documents[name];
+  if (doc.persisted) return `http://127.0.0.1:${port}/graphql?extensions=${encodeURIComponent(JSON.stringify(persistedQuery(doc)))}`;
   return `http://127.0.0.1:${port}/graphql${doc.revalidate ? `?query=${encodeURIComponent(doc.query)}` : ''}`;
+}
+
+function persistedQuery(doc) {
+  return { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(doc.query).digest('hex') } };
+}
+
+// Registers a persisted document on `peer` (its query with its hash) and checks that a GET by the
+// hash alone is then answered with the same data.
+async function registerPersisted(peer, name) {
+  const doc = documents[name];
+  const registered = await fetch(urlOf(peer, name).split('?')[0], {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: doc.query, extensions: persistedQuery(doc) }),
+  });
+  const byHash = await fetch(urlOf(peer, name));
+  const text = await byHash.text();
+  if (registered.status !== 200 || byHash.status !== 200 || JSON.parse(text).errors) {
+    throw new Error(`bench: ${peer} does not serve ${name} by its hash (${registered.status}, ${byHash.status}): ${text.slice(0, 300)}`);
+  }
+  return text;
 }
 
 // The ETag of a revalidated document's answer on each peer, checked to be answered 304.
@@ -214,7 +248,7 @@ function wrkScript(peer, name, token) {
   const lines = [];
   if (doc.revalidate) {
     lines.push(`wrk.headers["If-None-Match"] = [==[${entityTags[`${peer}/${name}`]}]==]`);
-  } else if (peer !== 'static') {
+  } else if (peer !== 'static' && !doc.persisted) {
     lines.push('wrk.method = "POST"');
     lines.push(`wrk.body = [==[${JSON.stringify({ query: doc.query })}]==]`);
     lines.push('wrk.headers["Content-Type"] = "application/json"');
@@ -355,7 +389,7 @@ async function main() {
   // Every peer answers every document correctly before anything is timed; the static files are
   // netgraph's own answers, byte for byte.
   for (const name of Object.keys(documents)) {
-    if (documents[name].revalidate) continue;
+    if (documents[name].revalidate || documents[name].persisted) continue;
     const ours = await fetchAnswer('netgraph', name, token);
     if (documents[name].peers.includes('netgraph-close')) await fetchAnswer('netgraph-close', name, token);
     writeFileSync(path.join(benchRun, 'static', `${name}.json`), ours.text);
@@ -375,6 +409,10 @@ async function main() {
     if (!doc.revalidate) continue;
     writeFileSync(path.join(benchRun, 'static', `${name}.json`), (await fetchAnswer('netgraph', 'networkGraph', token)).text);
     for (const peer of doc.peers) await learnEntityTag(peer, name);
+  }
+  for (const [name, doc] of Object.entries(documents)) {
+    if (!doc.persisted) continue;
+    writeFileSync(path.join(benchRun, 'static', `${name}.json`), await registerPersisted('netgraph', name));
   }
 
   // Warm-up: caches, prepared statements, JIT compilation.
@@ -403,6 +441,7 @@ async function main() {
     typename_vs_node: results['typename/netgraph'].rps / results['typename/node'].rps,
     investmentData_vs_node: results['investmentData/netgraph'].rps / results['investmentData/node'].rps,
     revalidation_vs_static: results['networkGraph304/netgraph'].rps / results['networkGraph304/static'].rps,
+    persisted_get_vs_static: results['networkGraphPersisted/netgraph'].rps / results['networkGraphPersisted/static'].rps,
     networkGraph_p99_c8_us: results['networkGraph/netgraph/c8'].p99_us,
     worker_rss_mib: workerRss,
   };
