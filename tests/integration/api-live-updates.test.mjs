@@ -73,7 +73,7 @@ test('a claim reaches networkUpdated subscribers over WebSocket', async () => {
 // The relay's advisory lock (core/store/outbox.cc): holding it keeps the relay from publishing.
 const RELAY_LOCK = '7305218764022';
 
-test('with Redis stopped during a claim, the update arrives once Redis is back', async () => {
+test('with Redis stopped during a claim, the update arrives once Redis is back', async (t) => {
   const before = await subscribe(process.env.REDIS_URL, CHANNEL);
   const [warmup] = issueVouchers(1);
   assert.equal((await claim(newUser('warmup').token, warmup, randomWallet())).success, true);
@@ -86,6 +86,8 @@ test('with Redis stopped during a claim, the update arrives once Redis is back',
   before.close();
 
   const redis = readPid('redis.pid');
+  // Whatever this test finds, the suites after it need Redis.
+  t.after(() => { if (!isAlive(readPid('redis.pid'))) stackStart('redis'); });
   process.kill(redis, 'SIGTERM');
   await waitFor(() => !isAlive(redis), { what: 'Redis to stop' });
 
