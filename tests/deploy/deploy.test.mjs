@@ -316,6 +316,10 @@ test('template units run a second pool and a second netgraph-ws beside the first
 test('backup, claim more, restore under live subscribers, claim again: every subscriber gets the update; a receipt from before still verifies', { timeout: 300000 }, async () => {
   // A redemption before the backup: its receipt (txSignature) is what users hold.
   const investor = tokenFor(`did:deploy:receipt-${Date.now()}`);
+  // Each worker keeps its own copy of the JWKS (the rotation test above) and fetches it off the
+  // request path: a worker that has not yet fetched the provider's key again refuses its token.
+  await container.waitFor(async () => (await graphql(PORTFOLIO, { token: investor })).body.data.getUserPortfolio.success,
+    'the provider\'s key to be accepted');
   const wallet = randomWallet();
   const claimed = await graphql(CLAIM, { token: investor, variables: { code: codes[1], wallet } });
   assert.equal(claimed.body.data.claimVoucher.success, true, JSON.stringify(claimed.body));
