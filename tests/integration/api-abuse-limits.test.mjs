@@ -3,10 +3,9 @@
 // "Did you mean" hints (defect 8).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { childrenOf, graphql, readPid, repo, runDir, waitFor } from '../support/stack.mjs';
+import { readFileSync } from 'node:fs';
+import { childrenOf, graphql, readPid } from '../support/stack.mjs';
+import { startPool } from '../support/pool.mjs';
 import { fastcgiGraphql } from '../support/fastcgi.mjs';
 
 const MiB = 1024 * 1024;
@@ -122,18 +121,7 @@ test('the cost charges what runs: overlapping fragments once, only the selected 
 });
 
 test('with NETGRAPH_INTROSPECTION=false errors give no "Did you mean" hints', { timeout: 60000 }, async (t) => {
-  const socket = path.join(runDir, `no-introspection-${process.pid}.sock`);
-  const buildDir = process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build');
-  const pool = spawn(path.join(buildDir, 'bin', 'netgraph-fcgi'), [], {
-    env: { ...process.env, NETGRAPH_FCGI_LISTEN: socket, NETGRAPH_WORKERS: '1', NETGRAPH_INTROSPECTION: 'false' },
-    stdio: 'ignore',
-  });
-  const exited = new Promise((resolve) => pool.on('exit', resolve));
-  t.after(async () => {
-    pool.kill('SIGTERM');
-    await exited;
-  });
-  await waitFor(() => existsSync(socket) && childrenOf(pool.pid).length === 2, { timeoutMs: 30000, what: 'the pool' });
+  const { socket } = await startPool(t, 'no-introspection', { NETGRAPH_INTROSPECTION: 'false' }, { workers: 1 });
 
   for (const query of ['{ networkGrap { nodes { id } } }', '{ networkGraph(limt: 1) { nodes { id } } }']) {
     const hidden = await fastcgiGraphql(socket, query);

@@ -2,31 +2,17 @@
 // introspection off, and not at all with NETGRAPH_PUBLISH_SCHEMA=off.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { baseUrl, childrenOf, repo, runDir, waitFor } from '../support/stack.mjs';
+import { baseUrl, repo } from '../support/stack.mjs';
+import { startPool } from '../support/pool.mjs';
 import { fastcgiGraphql, fastcgiRequest } from '../support/fastcgi.mjs';
 
 const schemaUrl = `${baseUrl}/graphql/schema.graphql`;
 const source = readFileSync(path.join(repo, 'core/api/schema.graphql'), 'utf8');
 
-// A pool of one worker on a socket of its own, with `settings` over the stack's; stopped after `t`.
-async function startPool(t, name, settings) {
-  const socket = path.join(runDir, `${name}-${process.pid}.sock`);
-  const buildDir = process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build');
-  const pool = spawn(path.join(buildDir, 'bin', 'netgraph-fcgi'), [], {
-    env: { ...process.env, NETGRAPH_FCGI_LISTEN: socket, NETGRAPH_WORKERS: '1', ...settings },
-    stdio: 'ignore',
-  });
-  const exited = new Promise((resolve) => pool.on('exit', resolve));
-  t.after(async () => {
-    pool.kill('SIGTERM');
-    await exited;
-  });
-  await waitFor(() => existsSync(socket) && childrenOf(pool.pid).length === 2, { timeoutMs: 30000, what: 'the pool' });
-  return socket;
-}
+// A pool of one worker with `settings` over the stack's (tests/support/pool.mjs); its socket.
+const poolSocket = async (t, name, settings) => (await startPool(t, name, settings, { workers: 1 })).socket;
 
 test('GET /graphql/schema.graphql through nginx answers the schema\'s source, HEAD its headers, other methods 405', async () => {
   const response = await fetch(schemaUrl);
@@ -45,14 +31,14 @@ test('GET /graphql/schema.graphql through nginx answers the schema\'s source, HE
 });
 
 test('with NETGRAPH_INTROSPECTION=false the SDL is still served; NETGRAPH_PUBLISH_SCHEMA=off answers 404', { timeout: 90000 }, async (t) => {
-  const closed = await startPool(t, 'no-introspection', { NETGRAPH_INTROSPECTION: 'false' });
+  const closed = await poolSocket(t, 'no-introspection', { NETGRAPH_INTROSPECTION: 'false' });
   const introspection = await fastcgiGraphql(closed, '{ __schema { queryType { name } } }');
   assert.equal(introspection.body.errors[0].message, 'Cannot query field "__schema" on type "Query".', 'introspection is off');
   const served = await fastcgiRequest(closed, { method: 'GET', path: '/graphql/schema.graphql' });
   assert.equal(served.status, 200);
   assert.equal(served.body, source);
 
-  const unpublished = await startPool(t, 'unpublished-schema', { NETGRAPH_PUBLISH_SCHEMA: 'off' });
+  const unpublished = await poolSocket(t, 'unpublished-schema', { NETGRAPH_PUBLISH_SCHEMA: 'off' });
   const refused = await fastcgiRequest(unpublished, { method: 'GET', path: '/graphql/schema.graphql' });
   assert.equal(refused.status, 404);
   assert.deepEqual(JSON.parse(refused.body), { errors: [{ message: 'Not found: this service does not publish its schema here' }] });
