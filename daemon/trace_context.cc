@@ -1,10 +1,9 @@
 #include "daemon/trace_context.h"
 
-#include <sys/random.h>
-
 #include <cstdint>
 
 #include "core/crypto/hex.h"
+#include "core/crypto/random_ids.h"
 
 namespace netgraph::daemon {
 namespace {
@@ -21,7 +20,7 @@ bool IsAllZeros(std::string_view text) {
 std::string RandomId(std::size_t bytes) {
   std::uint8_t random[16] = {};
   do {
-    (void)!::getrandom(random, bytes, 0);
+    crypto::FillRandomIdBytes(std::span(random, bytes));
   } while (IsAllZeros(crypto::HexEncode(std::span(random, bytes))));
   return crypto::HexEncode(std::span(random, bytes));
 }

@@ -1,7 +1,5 @@
 #include "fcgi/pool/serve.h"
 
-#include <sys/random.h>
-
 #include <chrono>
 #include <cstdint>
 #include <exception>
@@ -11,6 +9,7 @@
 #include <utility>
 
 #include "core/crypto/hex.h"
+#include "core/crypto/random_ids.h"
 #include "core/log.h"
 #include "core/telemetry.h"
 #include "daemon/trace_context.h"
@@ -26,7 +25,7 @@ std::string RequestId(std::string_view given) {
                       given.find_first_not_of("0123456789abcdefABCDEF-") == std::string_view::npos;
   if (usable) return std::string(given);
   std::uint8_t random[16] = {};
-  (void)!::getrandom(random, sizeof(random), 0);
+  crypto::FillRandomIdBytes(random);
   return crypto::HexEncode(random);
 }
 
