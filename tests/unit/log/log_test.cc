@@ -1,6 +1,8 @@
 #include "core/log.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -53,6 +55,32 @@ TEST(LogTest, EscapesEveryControlCharacter) {
   EXPECT_EQ(EscapeControlCharacters("plain text, UTF-8 \xc3\xa9 and \\ kept"),
             "plain text, UTF-8 \xc3\xa9 and \\ kept");
   EXPECT_EQ(EscapeControlCharacters(""), "");
+}
+
+// The pool's master calls Init and then forks its workers: each worker's lines name the worker.
+TEST(LogTest, AForkedChildsLinesNameTheChildsPid) {
+  Init("log_test");
+  EXPECT_NE(WrittenLine("parent").find("log_test[" + std::to_string(::getpid()) + "]: "),
+            std::string::npos);
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::dup2(pipe_fds[1], STDERR_FILENO);
+    Write(Level::kError, "child");
+    ::_exit(0);
+  }
+  ::close(pipe_fds[1]);
+  std::string written;
+  char chunk[256];
+  for (ssize_t got; (got = ::read(pipe_fds[0], chunk, sizeof(chunk))) > 0;)
+    written.append(chunk, got);
+  ::close(pipe_fds[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_NE(written.find("log_test[" + std::to_string(child) + "]: child"), std::string::npos)
+      << written;
 }
 
 }  // namespace
