@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
-import { baseUrl, graphqlUrl, isAlive, readPid, repo, runDir, stackStart, waitFor } from '../support/stack.mjs';
+import { graphqlUrl, repo, restartStackWs, runDir, waitFor } from '../support/stack.mjs';
 import { tokenFor } from '../support/jwt.mjs';
 import { issueVouchers, randomWallet } from '../support/api.mjs';
 
@@ -68,14 +68,7 @@ const psql = (sql) => execFileSync('psql', [process.env.DATABASE_URL, '-tAc', sq
 async function forgetApolloSocketDocuments() {
   psql(`DELETE FROM persisted_documents WHERE document LIKE 'subscription Updates%__typename%'
           OR document LIKE 'query Snapshot%__typename%'`);
-  const ws = readPid('ws.pid');
-  if (ws && isAlive(ws)) {
-    process.kill(ws, 'SIGTERM');
-    await waitFor(() => !isAlive(ws), { timeoutMs: 20000, what: 'netgraph-ws to stop' });
-  }
-  stackStart('ws');
-  await waitFor(async () => (await fetch(`${baseUrl}/ws/health`).catch(() => null))?.status === 200,
-    { timeoutMs: 30000, what: 'netgraph-ws back, with Redis' });
+  await restartStackWs();
 }
 
 test('examples/apollo runs against the stack, persisted queries by hash alone over HTTP and WebSocket', { timeout: 300000 }, async () => {
