@@ -4,20 +4,30 @@
 // are then published to Redis at a fixed rate (open loop: each publish is scheduled, not paced by
 // deliveries, so a slow server shows up as latency instead of hiding it). Reports delivery latency
 // from PUBLISH to receipt (p50/p90/p99/max), deliveries per second, and the ws process's resident
-// memory per connection (RSS growth while the subscribers connected, from /proc).
+// memory per connection (RSS growth while the subscribers connected, from /proc), and the bytes
+// the subscribers read from their sockets per delivery (frames included, as nginx sent them).
 //
 //   node bench/ws-fanout.mjs [--clients 2000] [--updates 100] [--rate 20] [--url ws://...]
-//                            [--redis redis://...] [--pid PID] [--json]
+//                            [--redis redis://...] [--pid PID] [--json] [--deflate]
+//                            [--compare-deflate ROUNDS] [--claim-shaped]
+//
+// --deflate: the subscribers negotiate permessage-deflate, which netgraph-ws offers only with
+// bench/ws-permessage-deflate.patch applied (docs/benchmarks.md says why). --compare-deflate N: N rounds without and N with, interleaved
+// (so a machine's changing load falls on both alike), then the medians and their ratios.
+// --claim-shaped: each update is shaped like a claim's (a new investor and a new wallet with random
+// ids, the round, two links) instead of one node: what compression meets in production.
 //
 // Defaults come from the stack's environment (NETGRAPH_WS_URL, REDIS_URL, NETGRAPH_RUN_DIR/ws.pid).
 // The client runs on the same machine as the server: compare runs on one machine, not absolute
 // numbers across machines (docs/benchmarks.md).
+import { randomBytes } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
 import { loginCommands, respCommand, signUpdate, updateSigningKey } from '../tests/support/redis.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 
@@ -31,8 +41,12 @@ const { values: args } = parseArgs({
     pid: { type: 'string' },
     'connect-batch': { type: 'string', default: '200' },
     json: { type: 'boolean', default: false },
+    deflate: { type: 'boolean', default: false },
+    'claim-shaped': { type: 'boolean', default: false },
+    'compare-deflate': { type: 'string' },
   },
 });
+if (args['compare-deflate']) compareDeflate(Number(args['compare-deflate']));
 const clients = Number(args.clients);
 const updates = Number(args.updates);
 const rate = Number(args.rate);
@@ -104,6 +118,19 @@ class Publisher {
 }
 
 function update(index) {
+  if (args['claim-shaped']) {
+    const investor = `${run}-${index}`;
+    const wallet = `wallet-${randomBytes(10).toString('hex')}`;
+    return JSON.stringify({
+      nodes: [
+        { id: investor, type: 'Investor', labels: ['Investor'] },
+        { id: wallet, type: 'Wallet', labels: ['Wallet'] },
+        { id: 'round-2', type: 'Round', labels: ['Round', 'Seed'] },
+      ],
+      links: [{ source: investor, target: wallet, type: 'OWNS' }, { source: wallet, target: 'round-2', type: 'INVESTED_IN' }],
+      metadata: { nodeCount: 3, linkCount: 2, lastUpdated: new Date().toISOString() },
+    });
+  }
   return JSON.stringify({
     nodes: [{ id: `${run}-${index}`, type: 'Wallet', labels: ['bench'] }],
     links: [{ source: `${run}-${index}`, target: 'round-1', type: 'CLAIMED_IN' }],
@@ -129,7 +156,7 @@ let payloadBytes = 0;
 
 function connect() {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(args.url, 'graphql-transport-ws', { perMessageDeflate: false });
+    const socket = new WebSocket(args.url, 'graphql-transport-ws', { perMessageDeflate: args.deflate });
     socket.warm = false;
     socket.received = 0;
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
@@ -138,6 +165,9 @@ function connect() {
       const text = data.toString();
       if (!socket.acknowledged) {
         socket.acknowledged = true;
+        if (args.deflate && !socket.extensions.includes('permessage-deflate')) {
+          return reject(new Error('the server did not accept permessage-deflate: netgraph-ws offers it only with bench/ws-permessage-deflate.patch applied and NETGRAPH_WS_PERMESSAGE_DEFLATE=1 (docs/benchmarks.md)'));
+        }
         socket.send(JSON.stringify({ id: 'bench', type: 'subscribe', payload: { query, operationName: 'Bench' } }));
         return resolve(socket);
       }
@@ -192,6 +222,8 @@ await new Promise((resolve) => setTimeout(resolve, 500));  // let the last warm-
 const rssConnected = pid ? rssKiB(pid) : null;
 
 // The measured run: M updates on a fixed schedule.
+const bytesRead = () => sockets.reduce((sum, socket) => sum + socket._socket.bytesRead, 0);
+const bytesBefore = bytesRead();
 const cpuBefore = pid ? cpuSeconds(pid) : null;
 const clientCpuBefore = process.cpuUsage();
 const interval = 1000 / rate;
@@ -207,6 +239,7 @@ for (let index = 0; index < updates; index++) {
 const expected = clients * updates;
 await waitUntil(() => delivered >= expected, 60000, `${expected} deliveries`).catch(() => {});
 const rssAfter = pid ? rssKiB(pid) : null;
+const wireBytes = bytesRead() - bytesBefore;
 const cpuUsed = pid && cpuBefore !== null ? cpuSeconds(pid) - cpuBefore : null;
 const clientCpu = process.cpuUsage(clientCpuBefore);
 
@@ -216,9 +249,12 @@ publisher.close();
 latencies.sort((a, b) => a - b);
 const seconds = (lastReceipt - firstPublish) / 1000;
 const result = {
-  clients, updates, rate, expected, delivered, missing: expected - delivered,
+  clients, updates, rate, deflate: args.deflate, expected, delivered, missing: expected - delivered,
   unexpected_closes: unexpectedCloses,
   payload_bytes: payloadBytes,
+  // What the subscribers read off their sockets during the measured run, per delivery: frame
+  // headers, and compressed payloads with --deflate (pings and pongs too, rare).
+  wire_bytes_per_delivery: delivered ? Number((wireBytes / delivered).toFixed(1)) : null,
   connect_seconds: Number((connectMs / 1000).toFixed(2)),
   deliveries_per_second: Math.round(delivered / seconds),
   latency_ms: {
@@ -241,7 +277,8 @@ const result = {
 if (args.json) {
   console.log(JSON.stringify(result));
 } else {
-  console.log(`netgraph-ws fan-out: ${clients} subscribers x ${updates} updates at ${rate}/s (${result.payload_bytes}-byte messages)`);
+  console.log(`netgraph-ws fan-out: ${clients} subscribers x ${updates} updates at ${rate}/s (${result.payload_bytes}-byte messages`
+    + `${args.deflate ? ', permessage-deflate' : ''}: ${result.wire_bytes_per_delivery} bytes on the wire per delivery)`);
   console.log(`  delivered ${delivered}/${expected}  (missing ${result.missing}, unexpected closes ${unexpectedCloses})`);
   console.log(`  latency publish->receipt  p50 ${result.latency_ms.p50} ms  p90 ${result.latency_ms.p90} ms  p99 ${result.latency_ms.p99} ms  max ${result.latency_ms.max} ms`);
   console.log(`  throughput ${result.deliveries_per_second} deliveries/s; connecting took ${result.connect_seconds} s`);
@@ -255,3 +292,43 @@ if (args.json) {
   console.log(`  machine: ${result.machine}`);
 }
 process.exit(result.missing === 0 && unexpectedCloses === 0 ? 0 : 1);
+
+// --compare-deflate: this script run `rounds` times each way, alternately, one process per run; the
+// medians of each way and with/without.
+function compareDeflate(rounds) {
+  const passed = [];
+  for (let i = 2; i < process.argv.length; i++) {
+    if (process.argv[i] === '--compare-deflate') i++;
+    else if (!process.argv[i].startsWith('--compare-deflate=') && process.argv[i] !== '--deflate') passed.push(process.argv[i]);
+  }
+  const runs = { plain: [], deflate: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const way of round % 2 ? ['deflate', 'plain'] : ['plain', 'deflate']) {
+      const child = spawnSync(process.execPath, [import.meta.filename, ...passed, '--json', ...(way === 'deflate' ? ['--deflate'] : [])],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      const line = child.stdout.trim().split('\n').pop();
+      if (!line?.startsWith('{')) throw new Error(`round ${round} (${way}) failed: ${child.stdout}`);
+      const run = JSON.parse(line);
+      runs[way].push(run);
+      console.log(`round ${round + 1} ${way.padEnd(7)} ${run.wire_bytes_per_delivery} B/delivery  ${run.ws_cpu_us_per_delivery} µs ws CPU/delivery  `
+        + `${run.deliveries_per_second} deliveries/s  p99 ${run.latency_ms.p99} ms  client CPU ${run.client_cpu_seconds} s  missing ${run.missing}`);
+    }
+  }
+  const median = (values) => { const v = values.filter((x) => x !== null).sort((a, b) => a - b); return v[Math.floor((v.length - 1) / 2)]; };
+  const figures = {
+    wire_bytes_per_delivery: 'B on the wire per delivery',
+    ws_cpu_us_per_delivery: 'µs of netgraph-ws CPU per delivery',
+    deliveries_per_second: 'deliveries/s',
+    client_cpu_seconds: 's of this client\'s CPU per run',
+  };
+  console.log(`medians of ${rounds} rounds each (${runs.plain[0].machine}):`);
+  for (const [key, what] of Object.entries(figures)) {
+    const plain = median(runs.plain.map((r) => r[key]));
+    const deflate = median(runs.deflate.map((r) => r[key]));
+    console.log(`  ${what}: ${plain} without, ${deflate} with permessage-deflate (x${(deflate / plain).toFixed(2)})`);
+  }
+  const p99 = (way) => median(runs[way].map((r) => r.latency_ms.p99));
+  console.log(`  p99 latency: ${p99('plain')} ms without, ${p99('deflate')} ms with`);
+  console.log('  (RSS per connection is meaningful on a freshly started netgraph-ws only: one run with --pid after a restart)');
+  process.exit(0);
+}

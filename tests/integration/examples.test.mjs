@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
-import { graphqlUrl, repo, runDir } from '../support/stack.mjs';
+import { graphqlUrl, repo, restartStackWs, runDir, waitFor } from '../support/stack.mjs';
 import { tokenFor } from '../support/jwt.mjs';
 import { issueVouchers, randomWallet } from '../support/api.mjs';
 
@@ -61,16 +61,36 @@ for (const name of ['graphql-request', 'urql', 'codegen']) {
   });
 }
 
-test('examples/apollo runs against the stack, a repeated query as the hash alone (persisted queries)', { timeout: 300000 }, async () => {
+const psql = (sql) => execFileSync('psql', [process.env.DATABASE_URL, '-tAc', sql], { encoding: 'utf8' }).trim();
+
+// The stack as one that never saw examples/apollo's WebSocket documents (Apollo's printing of them,
+// with __typename added): their rows gone, and netgraph-ws started again so it remembers none.
+async function forgetApolloSocketDocuments() {
+  psql(`DELETE FROM persisted_documents WHERE document LIKE 'subscription Updates%__typename%'
+          OR document LIKE 'query Snapshot%__typename%'`);
+  await restartStackWs();
+}
+
+test('examples/apollo runs against the stack, persisted queries by hash alone over HTTP and WebSocket', { timeout: 300000 }, async () => {
+  await forgetApolloSocketDocuments();
   const result = await runExample('apollo');
   assertPassed('apollo', result);
   assert.match(result.output, /^persisted queries: the hash alone was answered \(GET \/graphql, /m, result.output);
-  // GraphQLWsLink sends the text with the hash: the subscription went through the WebSocket's
-  // persisted-query path and is registered under Apollo's hash (Apollo's printing, __typename
-  // added), as the claim is through HTTP's.
-  const registered = (start) => Number(execFileSync('psql', [process.env.DATABASE_URL, '-tAc',
-    `SELECT count(*) FROM persisted_documents WHERE document LIKE '${start}%__typename%'`], { encoding: 'utf8' }).trim());
-  assert.ok(registered('subscription Updates') >= 1, 'the subscription, registered over WebSocket');
+  // Over the socket, as the example recorded its messages: the first subscribe of the subscription
+  // and of the query carried the hash alone, netgraph-ws answered PERSISTED_QUERY_NOT_FOUND, the
+  // link sent the text once, and the same documents later went as the hash alone, answered.
+  for (const operation of ['subscription Updates', 'query Snapshot']) {
+    assert.match(result.output, new RegExp(`^persisted queries over WebSocket: ${operation}: the hash alone, `
+      + 'PERSISTED_QUERY_NOT_FOUND, then the text once$', 'm'), result.output);
+  }
+  assert.match(result.output, /^persisted queries over WebSocket: the second subscription Updates and query Snapshot went as the hash alone$/m, result.output);
+  assert.match(result.output, /^networkUpdated: the claim's update arrived \(wallet [^)]+\), on both subscriptions$/m, result.output);
+  // The text the link sent registered the documents for every process (netgraph-ws's database
+  // threads store them), as the claim's over HTTP.
+  const registered = (start) => Number(psql(`SELECT count(*) FROM persisted_documents WHERE document LIKE '${start}%__typename%'`));
+  for (const operation of ['subscription Updates', 'query Snapshot']) {
+    await waitFor(() => registered(operation) === 1, { what: `${operation}, registered over WebSocket` });
+  }
   assert.ok(registered('mutation Claim') >= 1, 'the claim, registered over HTTP');
 });
 

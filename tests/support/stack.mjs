@@ -81,6 +81,19 @@ export function stackStart(component) {
   execFileSync(path.join(repo, 'scripts', 'stack'), ['start', component], { stdio: 'ignore', env: process.env });
 }
 
+// Stops the stack's netgraph-ws and starts it again, reading stack.env as it stands (see
+// stackSettings); resolves once it answers /ws/health, which it does once it has reached Redis.
+export async function restartStackWs() {
+  const pid = readPid('ws.pid');
+  if (pid && isAlive(pid)) {
+    process.kill(pid, 'SIGTERM');
+    await waitFor(() => !isAlive(pid), { timeoutMs: 20000, what: 'netgraph-ws to stop' });
+  }
+  stackStart('ws');
+  await waitFor(async () => (await fetch(`${baseUrl}/ws/health`).catch(() => null))?.status === 200,
+    { timeoutMs: 30000, intervalMs: 100, what: 'netgraph-ws back, with Redis' });
+}
+
 // The stack's stack.env (what `scripts/stack reload` and the daemons read) as it stands now, for a
 // test that reconfigures the stack: configure(changes) writes it with `changes` applied to that
 // text (a value replaces the variable's line or is appended, null removes it), restore() puts it
