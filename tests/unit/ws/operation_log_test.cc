@@ -39,9 +39,8 @@ class OperationLogTest : public ::testing::TestWithParam<Subprotocol> {
   }
   void Operate(const std::string& id, const std::string& query) {
     const char* type = GetParam() == Subprotocol::kGraphqlWs ? "start" : "subscribe";
-    Receive(nlohmann::json{{"type", type},
-                           {"id", id},
-                           {"payload", {{"query", query}, {"operationName", "Named"}}}}
+    Receive(nlohmann::json{
+        {"type", type}, {"id", id}, {"payload", {{"query", query}, {"operationName", "Named"}}}}
                 .dump());
   }
 
