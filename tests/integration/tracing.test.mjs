@@ -1,8 +1,10 @@
 // W3C Trace Context (daemon/trace_context.h): a traceparent sent with a request is joined (its
 // trace id in the pool's access and slow lines and netgraph-ws's upgrade line, and in the
 // traceresponse header with the request's own span), an absent or malformed one is replaced by a
-// new trace. And what browsers may read: the pool exposes X-Request-Id, Retry-After, traceresponse
-// and ETag to an allowed origin, and nginx's own 429 carries the CORS headers for it.
+// new trace. netgraph-ws answers its 101 with traceresponse too, and its operation and close lines
+// carry the connection's trace (ws/access_log.h). And what browsers may read: the pool exposes
+// X-Request-Id, Retry-After, traceresponse and ETag to an allowed origin, and nginx's own 429
+// carries the CORS headers for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -104,6 +106,12 @@ async function openTransportWs(headers) {
   return { socket, upgrade, next, closed, send: (message) => socket.send(JSON.stringify(message)) };
 }
 
+// The trace id, span id and flags of a traceresponse header, which must be there.
+function traceresponseOf(value) {
+  assert.match(value ?? '(none)', TRACERESPONSE, 'a traceresponse header');
+  return TRACERESPONSE.exec(value).slice(1);
+}
+
 // netgraph-ws's lines of `marker` for the connection of `requestId`, once `count` are there.
 const wsLines = (marker, requestId, count, what) => waitFor(() => {
   const lines = logged(stackLog('ws.log'), marker).filter((line) => line.request_id === requestId);
@@ -114,7 +122,7 @@ test('netgraph-ws answers the upgrade with traceresponse: the connection\'s span
   const traceparent = newTraceparent();
   const [, traceId, parentId] = traceparent.split('-');
   const joined = await openTransportWs({ traceparent });
-  const [, answeredTrace, span, flags] = TRACERESPONSE.exec(joined.upgrade.traceresponse);
+  const [answeredTrace, span, flags] = traceresponseOf(joined.upgrade.traceresponse);
   assert.equal(answeredTrace, traceId);
   assert.notEqual(span, parentId);
   assert.equal(flags, '01');
@@ -125,7 +133,7 @@ test('netgraph-ws answers the upgrade with traceresponse: the connection\'s span
 
   for (const malformed of [undefined, traceparent.toUpperCase()]) {
     const started = await openTransportWs(malformed ? { traceparent: malformed } : {});
-    const [, newTrace, newSpan, newFlags] = TRACERESPONSE.exec(started.upgrade.traceresponse);
+    const [newTrace, newSpan, newFlags] = traceresponseOf(started.upgrade.traceresponse);
     assert.notEqual(newTrace, traceId);
     assert.equal(newFlags, '00');
     started.socket.close(1000);
@@ -140,7 +148,6 @@ test("netgraph-ws's operation and close lines carry the connection's trace, each
   const traceparent = newTraceparent();
   const [, traceId, parentId] = traceparent.split('-');
   const ws = await openTransportWs({ traceparent });
-  const [, , connectionSpan] = TRACERESPONSE.exec(ws.upgrade.traceresponse);
   ws.send({ type: 'connection_init' });
   assert.equal((await ws.next()).type, 'connection_ack');
   // A document that does not validate: a request error.
@@ -152,8 +159,8 @@ test("netgraph-ws's operation and close lines carry the connection's trace, each
   assert.equal((await ws.next()).type, 'complete');
   // A subscription, running until the client closes.
   ws.send({ type: 'subscribe', id: 'live', payload: { query: 'subscription { networkUpdated { nodes { id } } }' } });
-  const { request_id: requestId } = await waitFor(() => logged(stackLog('ws.log'), 'access').find((l) => l.trace_id === traceId),
-    { what: 'the access line of the connection' });
+  const { request_id: requestId, span_id: connectionSpan } = await waitFor(
+    () => logged(stackLog('ws.log'), 'access').find((l) => l.trace_id === traceId), { what: 'the access line of the connection' });
   const operations = await wsLines('operation', requestId, 3, 'the three operation lines');
   ws.socket.close(1000, 'done');
   assert.equal(await ws.closed, 1000);
@@ -194,7 +201,9 @@ test('a connection netgraph-ws closes has a close line with its code and reason,
   assert.equal(close.closed_by, 'server');
   assert.equal(close.code, 4401);
   assert.equal(close.reason, 'Unauthorized');
-  assert.equal(close.span_id, TRACERESPONSE.exec(ws.upgrade.traceresponse)[2]);
+  const upgrade = logged(stackLog('ws.log'), 'access').find((l) => l.trace_id === traceId);
+  assert.equal(close.span_id, upgrade.span_id);
+  assert.equal(close.request_id, upgrade.request_id);
 });
 
 test('the slow-request line carries the trace too', async (t) => {
