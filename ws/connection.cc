@@ -46,14 +46,15 @@ void Connection::Start(std::unique_ptr<Session> session) {
 }
 
 void Connection::Refuse(int code, std::string_view reason) {
-  log::Debug("refusing a connection from " + Describe() + ": " + std::to_string(code) + " " +
-             std::string(reason));
+  log::Debug("refusing a connection from " + peer_address() + ": " + std::to_string(code) + " " +
+             std::string(reason) + Traced());
   Close(code, reason);
 }
 
-std::string Connection::Describe() const {
-  return identity_.client + " (request_id " + identity_.request_id + ", trace_id " +
-         identity_.trace.trace_id + ")";
+std::string Connection::Traced() const {
+  std::string text = " (";
+  if (!identity_.request_id.empty()) text += "request_id " + identity_.request_id + ", ";
+  return text + "trace_id " + identity_.trace.trace_id + ")";
 }
 
 void Connection::OnReceive(const char* data, std::size_t length, bool message_complete) {
@@ -69,7 +70,7 @@ void Connection::OnReceive(const char* data, std::size_t length, bool message_co
   try {
     session_->OnMessage(message);
   } catch (const std::exception& e) {
-    log::Error("handling a message from " + Describe() + ": " + e.what());
+    log::Error("handling a message from " + peer_address() + ": " + e.what() + Traced());
     Close(close_code::kInternalError, "Internal server error");
   }
 }
@@ -118,7 +119,7 @@ void Connection::OnTimer() {
   try {
     session_->OnTimer();
   } catch (const std::exception& e) {
-    log::Error("timer of a connection from " + Describe() + ": " + e.what());
+    log::Error("timer of a connection from " + peer_address() + ": " + e.what() + Traced());
     Close(close_code::kInternalError, "Internal server error");
   }
 }
@@ -150,8 +151,9 @@ void Connection::LogOperation(const OperationLog& line) { ws::LogOperation(ident
 void Connection::Send(OutgoingMessage message) {
   if (closing_) return;
   if (!queue_.Push(std::move(message))) {
-    log::Warn("closing a slow consumer from " + Describe() + ": " + std::to_string(queue_.size()) +
-              " messages (" + std::to_string(queue_.bytes()) + " bytes) not yet written");
+    log::Warn("closing a slow consumer from " + peer_address() + ": " +
+              std::to_string(queue_.size()) + " messages (" + std::to_string(queue_.bytes()) +
+              " bytes) not yet written" + Traced());
     queue_.Clear();
     return Close(close_code::kSlowConsumer, "Slow consumer");
   }

@@ -55,8 +55,9 @@ class Connection final : public Peer, public Backend {
 
   const std::string& peer_address() const { return identity_.client; }
   const ConnectionIdentity& identity() const { return identity_; }
-  // The connection for a free-text log line: its client address, request id and trace id.
-  std::string Describe() const;
+  // " (request_id …, trace_id …)": what a free-text log line about the connection ends with, so
+  // grepping a trace id finds it too.
+  std::string Traced() const;
   Session* session() const { return session_.get(); }
   // Whether the connection has been without a token and without a subscription or operation for
   // at least `timeout` by `now` (a connection that is not idle restarts its clock here).

@@ -311,7 +311,8 @@ void Server::CloseIdleAnonymous() {
   const auto now = std::chrono::steady_clock::now();
   for (Connection* connection : connections_) {
     if (connection->IdleAnonymous(now, options_.idle_anonymous_timeout)) {
-      log::Debug("closing an idle anonymous connection from " + connection->Describe());
+      log::Debug("closing an idle anonymous connection from " + connection->peer_address() +
+                 connection->Traced());
       connection->Close(kIdleAnonymousCloseCode, "Idle connection: no token and no subscription");
     }
   }
