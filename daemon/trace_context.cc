@@ -27,11 +27,13 @@ std::string RandomId(std::size_t bytes) {
 
 }  // namespace
 
+std::string NewSpanId() { return RandomId(8); }
+
 std::string TraceContext::Header() const { return "00-" + trace_id + "-" + span_id + "-" + flags; }
 
 TraceContext JoinTrace(std::string_view traceparent) {
   TraceContext context;
-  context.span_id = RandomId(8);
+  context.span_id = NewSpanId();
   // version "-" trace-id "-" parent-id "-" flags: 2 + 1 + 32 + 1 + 16 + 1 + 2.
   constexpr std::size_t kLength = 55;
   const std::string_view version = traceparent.substr(0, 2);

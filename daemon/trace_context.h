@@ -26,6 +26,10 @@ struct TraceContext {
 // version (not ff) at least that with a '-' after them, lowercase hex, neither id all zeros.
 TraceContext JoinTrace(std::string_view traceparent);
 
+// A new span id (16 hex digits, never all zero): for a span under a request's, such as each
+// operation of a WebSocket connection (ws/access_log.h).
+std::string NewSpanId();
+
 }  // namespace netgraph::daemon
 
 #endif  // NETGRAPH_DAEMON_TRACE_CONTEXT_H_

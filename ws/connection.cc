@@ -30,12 +30,12 @@ std::string Utf8Prefix(std::string_view text, std::size_t limit) {
 }  // namespace
 
 Connection::Connection(lws* wsi, const Options& options, Backend& backend,
-                       std::vector<unsigned char>& write_buffer, std::string peer_address)
+                       std::vector<unsigned char>& write_buffer, ConnectionIdentity identity)
     : wsi_(wsi),
       options_(options),
       backend_(backend),
       write_buffer_(write_buffer),
-      peer_address_(std::move(peer_address)),
+      identity_(std::move(identity)),
       queue_(options.queue) {}
 
 Connection::~Connection() = default;
@@ -46,9 +46,15 @@ void Connection::Start(std::unique_ptr<Session> session) {
 }
 
 void Connection::Refuse(int code, std::string_view reason) {
-  log::Debug("refusing a connection from " + peer_address_ + ": " + std::to_string(code) + " " +
-             std::string(reason));
+  log::Debug("refusing a connection from " + peer_address() + ": " + std::to_string(code) + " " +
+             std::string(reason) + Traced());
   Close(code, reason);
+}
+
+std::string Connection::Traced() const {
+  std::string text = " (";
+  if (!identity_.request_id.empty()) text += "request_id " + identity_.request_id + ", ";
+  return text + "trace_id " + identity_.trace.trace_id + ")";
 }
 
 void Connection::OnReceive(const char* data, std::size_t length, bool message_complete) {
@@ -64,7 +70,7 @@ void Connection::OnReceive(const char* data, std::size_t length, bool message_co
   try {
     session_->OnMessage(message);
   } catch (const std::exception& e) {
-    log::Error("handling a message from " + peer_address_ + ": " + e.what());
+    log::Error("handling a message from " + peer_address() + ": " + e.what() + Traced());
     Close(close_code::kInternalError, "Internal server error");
   }
 }
@@ -113,21 +119,41 @@ void Connection::OnTimer() {
   try {
     session_->OnTimer();
   } catch (const std::exception& e) {
-    log::Error("timer of a connection from " + peer_address_ + ": " + e.what());
+    log::Error("timer of a connection from " + peer_address() + ": " + e.what() + Traced());
     Close(close_code::kInternalError, "Internal server error");
   }
 }
 
+void Connection::OnPeerClose(const unsigned char* payload, std::size_t length) {
+  if (closing_ || peer_closed_) return;  // the client answers our close frame
+  peer_closed_ = true;
+  if (length >= 2) peer_close_code_ = (payload[0] << 8) | payload[1];
+}
+
 void Connection::OnClosed() {
   if (session_) session_->OnClosed();
+  CloseLog line;
+  if (closing_ && !peer_closed_) {
+    line.closed_by = "server";
+    line.code = close_code_;
+    line.reason = close_reason_;
+  } else {
+    line.closed_by = "client";
+    line.code = peer_close_code_;
+  }
+  line.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - opened_at_);
+  LogClose(identity_, line);
 }
+
+void Connection::LogOperation(const OperationLog& line) { ws::LogOperation(identity_, line); }
 
 void Connection::Send(OutgoingMessage message) {
   if (closing_) return;
   if (!queue_.Push(std::move(message))) {
-    log::Warn("closing a slow consumer from " + peer_address_ + ": " +
+    log::Warn("closing a slow consumer from " + peer_address() + ": " +
               std::to_string(queue_.size()) + " messages (" + std::to_string(queue_.bytes()) +
-              " bytes) not yet written");
+              " bytes) not yet written" + Traced());
     queue_.Clear();
     return Close(close_code::kSlowConsumer, "Slow consumer");
   }

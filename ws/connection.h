@@ -12,10 +12,12 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "ws/access_log.h"
 #include "ws/options.h"
 #include "ws/outgoing.h"
 #include "ws/session.h"
@@ -29,10 +31,10 @@ namespace netgraph::ws {
 // anonymous, and the server closes it after Options::idle_anonymous_timeout.
 class Connection final : public Peer, public Backend {
  public:
-  // `write_buffer` is scratch space shared by the connections of one event loop. `peer_address` is
-  // the client's address (see ClientAddress in ws/handshake.h).
+  // `write_buffer` is scratch space shared by the connections of one event loop. `identity` names
+  // the connection on its log lines (its client address: see ClientAddress in ws/handshake.h).
   Connection(lws* wsi, const Options& options, Backend& backend,
-             std::vector<unsigned char>& write_buffer, std::string peer_address);
+             std::vector<unsigned char>& write_buffer, ConnectionIdentity identity);
   ~Connection() override;
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -46,9 +48,16 @@ class Connection final : public Peer, public Backend {
   void OnReceive(const char* data, std::size_t length, bool message_complete);
   int OnWritable();
   void OnTimer();
+  // The client's close frame arrived (`payload`: its code and reason, if any), before any of ours.
+  void OnPeerClose(const unsigned char* payload, std::size_t length);
+  // The connection is gone: ends the session and writes the close line.
   void OnClosed();
 
-  const std::string& peer_address() const { return peer_address_; }
+  const std::string& peer_address() const { return identity_.client; }
+  const ConnectionIdentity& identity() const { return identity_; }
+  // " (request_id …, trace_id …)": what a free-text log line about the connection ends with, so
+  // grepping a trace id finds it too.
+  std::string Traced() const;
   Session* session() const { return session_.get(); }
   // Whether the connection has been without a token and without a subscription or operation for
   // at least `timeout` by `now` (a connection that is not idle restarts its clock here).
@@ -58,6 +67,7 @@ class Connection final : public Peer, public Backend {
   void Send(OutgoingMessage message) override;
   void Close(int code, std::string_view reason) override;
   void SetTimer(std::chrono::milliseconds delay) override;
+  void LogOperation(const OperationLog& line) override;
 
   // Backend: forwarded to the process's backend.
   Authentication Authenticate(std::string_view authorization) override;
@@ -76,7 +86,10 @@ class Connection final : public Peer, public Backend {
   bool token_presented_ = false;  // a valid token authenticated the connection
   std::chrono::steady_clock::time_point active_at_ = std::chrono::steady_clock::now();
   std::vector<unsigned char>& write_buffer_;
-  std::string peer_address_;  // for logs: nginx's X-Real-IP, when present
+  ConnectionIdentity identity_;
+  const std::chrono::steady_clock::time_point opened_at_ = std::chrono::steady_clock::now();
+  std::optional<int> peer_close_code_;  // the client's close frame came first
+  bool peer_closed_ = false;
   OutgoingQueue queue_;
   std::string incoming_;  // the fragments of a message received so far
   std::unique_ptr<Session> session_;

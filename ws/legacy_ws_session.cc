@@ -34,7 +34,7 @@ void LegacyWsSession::OnNext(const std::string& id, const SharedText& result) {
 }
 
 void LegacyWsSession::OnFailed(const std::string& id, const graphql::ExecutionResult& failure) {
-  if (running_.erase(id) == 0) return;
+  if (!FinishOperation(id, {StartResult::Kind::kRequestError, failure})) return;
   peer_.Send(OperationMessage("data", id, failure.Body()));
   peer_.Send(OperationMessage("complete", id));
 }

@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "core/auth/token_refusal.h"
-#include "core/log.h"
 #include "core/store/connection.h"
 #include "core/telemetry.h"
 #include "core/version.h"
@@ -180,18 +179,6 @@ std::string WsCounters::HealthJson() const {
   nlohmann::json body = {{"status", stopping ? "stopping" : "ok"},
                          {"redis", {{"connected", redis_connected}}}};
   return body.dump();
-}
-
-void LogUpgrade(std::string_view request_id, const daemon::TraceContext& trace,
-                std::string_view protocol, std::string_view address, int refused_with) {
-  if (!WsMetrics().access_log) return;
-  nlohmann::json line = {
-      {"time", telemetry::NowUtc()}, {"request_id", request_id}, {"trace_id", trace.trace_id},
-      {"span_id", trace.span_id},    {"method", "GET"},          {"path", "/graphql"},
-      {"upgrade", "websocket"},      {"protocol", protocol},     {"client", address}};
-  if (!trace.parent_id.empty()) line["parent_span_id"] = trace.parent_id;
-  if (refused_with != 0) line["refused_with"] = refused_with;
-  log::Info("access " + line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 }  // namespace netgraph::ws

@@ -1,6 +1,6 @@
 // What netgraph-ws says about itself: the counters and gauges of /ws/metrics (the Prometheus text
-// format), the state /ws/health reports, and the access line of each WebSocket upgrade. nginx
-// routes both paths here (nginx/netgraph-locations.conf); /ws/metrics only for the addresses an
+// format) and the state /ws/health reports (its access lines: ws/access_log.h). nginx routes both
+// paths here (nginx/netgraph-locations.conf); /ws/metrics only for the addresses an
 // operator allows.
 //
 // One process-wide instance (WsMetrics()), bumped where things happen (server, connections, hub,
@@ -20,7 +20,6 @@
 
 #include "core/config/environment.h"
 #include "core/telemetry.h"
-#include "daemon/trace_context.h"
 
 namespace netgraph::ws {
 
@@ -89,13 +88,6 @@ struct WsCounters {
 };
 
 WsCounters& WsMetrics();
-
-// Logs the access line of an upgrade: time, nginx's request id (the netgraph_request_id URL
-// parameter nginx adds), the W3C trace it joined or started (trace_id, span_id, parent_span_id:
-// the client's traceparent, which nginx passes as the netgraph_traceparent URL parameter),
-// subprotocol, client address, and the close code when it was refused.
-void LogUpgrade(std::string_view request_id, const daemon::TraceContext& trace,
-                std::string_view protocol, std::string_view address, int refused_with);
 
 }  // namespace netgraph::ws
 

@@ -5,12 +5,14 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
 #include <utility>
 
 #include "core/log.h"
+#include "ws/access_log.h"
 #include "ws/connection.h"
 #include "ws/handshake.h"
 #include "ws/metrics.h"
@@ -22,11 +24,32 @@ namespace {
 // upgrade that names no subprotocol to the vhost's default, the HTTP entry.
 enum ProtocolId : unsigned { kHttpId = 0, kTransportWsId = 1, kLegacyWsId = 2 };
 
+// libwebsockets allocates it zeroed (no constructor runs), so it holds plain values only.
 struct PerSession {
   Connection* connection;     // null until ESTABLISHED, and for plain HTTP
   std::string* http_body;     // a plain HTTP answer (/ws/health, /ws/metrics) not yet written
   unsigned counted_protocol;  // the protocol id counted open in WsMetrics(), 0 when none
+  // The upgrade's trace (daemon::TraceContext), from the 101 answer's headers (ADD_HEADERS) until
+  // ESTABLISHED, which follows it with the same session data: the connection's log lines carry
+  // the span its traceresponse named. Empty strings when ADD_HEADERS did not run.
+  char trace_id[33];
+  char span_id[17];
+  char parent_id[17];
+  char flags[3];
 };
+
+// The trace `traceparent` names (or a new one), kept in `session` for ESTABLISHED.
+const daemon::TraceContext& KeepTrace(PerSession* session, const daemon::TraceContext& trace) {
+  auto copy = [](char* to, std::size_t size, const std::string& text) {
+    text.copy(to, size - 1);
+    to[std::min(text.size(), size - 1)] = '\0';
+  };
+  copy(session->trace_id, sizeof(session->trace_id), trace.trace_id);
+  copy(session->span_id, sizeof(session->span_id), trace.span_id);
+  copy(session->parent_id, sizeof(session->parent_id), trace.parent_id);
+  copy(session->flags, sizeof(session->flags), trace.flags);
+  return trace;
+}
 
 // graphql-transport-ws's timeout code, as for a connection_init that never came.
 constexpr int kIdleAnonymousCloseCode = close_code::kInitTimeout;
@@ -135,6 +158,32 @@ std::string NginxParameter(lws* wsi, std::string_view name) {
   std::string_view found(value);
   if (found.substr(0, name.size()) == name) found.remove_prefix(name.size());
   return std::string(found);
+}
+
+// The connection's trace: the one its 101 answer named (ADD_HEADERS), else joined now.
+daemon::TraceContext UpgradeTrace(lws* wsi, const PerSession& session) {
+  if (session.trace_id[0] == '\0') {
+    return daemon::JoinTrace(NginxParameter(wsi, "netgraph_traceparent="));
+  }
+  return {session.trace_id, session.parent_id, session.span_id, session.flags};
+}
+
+// Adds `traceresponse` (the connection's span in the client's trace, as the pool answers each
+// request: fcgi/pool/serve.cc) to the 101 answer. Returns the callback's result.
+int AddTraceResponse(lws* wsi, PerSession* session, lws_process_html_args* args) {
+  // Plain HTTP answers (/ws/health, /ws/metrics) belong to no trace.
+  if (session == nullptr || lws_hdr_total_length(wsi, WSI_TOKEN_UPGRADE) <= 0) return 0;
+  const std::string header =
+      KeepTrace(session, daemon::JoinTrace(NginxParameter(wsi, "netgraph_traceparent="))).Header();
+  auto* at = reinterpret_cast<unsigned char*>(args->p);
+  if (lws_add_http_header_by_name(wsi, reinterpret_cast<const unsigned char*>("traceresponse:"),
+                                  reinterpret_cast<const unsigned char*>(header.data()),
+                                  static_cast<int>(header.size()), &at, at + args->max_len) != 0) {
+    return -1;
+  }
+  args->max_len -= static_cast<int>(reinterpret_cast<char*>(at) - args->p);
+  args->p = reinterpret_cast<char*>(at);
+  return 0;
 }
 
 template <typename Handle>
@@ -262,7 +311,8 @@ void Server::CloseIdleAnonymous() {
   const auto now = std::chrono::steady_clock::now();
   for (Connection* connection : connections_) {
     if (connection->IdleAnonymous(now, options_.idle_anonymous_timeout)) {
-      log::Debug("closing an idle anonymous connection from " + connection->peer_address());
+      log::Debug("closing an idle anonymous connection from " + connection->peer_address() +
+                 connection->Traced());
       connection->Close(kIdleAnonymousCloseCode, "Idle connection: no token and no subscription");
     }
   }
@@ -282,6 +332,11 @@ int Server::Callback(lws* wsi, lws_callback_reasons reason, void* user, void* in
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
       if (session != nullptr) delete std::exchange(session->http_body, nullptr);
       return lws_callback_http_dummy(wsi, reason, user, in, length);
+    case LWS_CALLBACK_ADD_HEADERS:
+      return AddTraceResponse(wsi, session, static_cast<lws_process_html_args*>(in));
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+      if (connection != nullptr) connection->OnPeerClose(static_cast<unsigned char*>(in), length);
+      return 0;
     case LWS_CALLBACK_ESTABLISHED:
       server->OnEstablished(wsi, user);
       return 0;
@@ -319,20 +374,23 @@ int Server::OnConfirmUpgrade(lws* wsi) {
 }
 
 void Server::OnEstablished(lws* wsi, void* user) {
+  auto* per_session = static_cast<PerSession*>(user);
+  unsigned id = lws_get_protocol(wsi)->id;
+  ConnectionIdentity identity;
+  identity.request_id = NginxParameter(wsi, "netgraph_request_id=");
+  identity.trace = UpgradeTrace(wsi, *per_session);
+  identity.protocol = ProtocolName(id);
   // X-Forwarded-For, not X-Real-IP: Debian's libwebsockets 4.1 keeps no header it does not know
   // (lws_hdr_custom_* find nothing), and nginx appends the same $remote_addr to this one.
-  std::string address = ClientAddress(SocketPeer(wsi), Header(wsi, WSI_TOKEN_X_FORWARDED_FOR),
-                                      options_.trusted_proxies);
-  auto* connection = new Connection(wsi, options_, backend_, write_buffer_, address);
-  static_cast<PerSession*>(user)->connection = connection;
+  identity.client = ClientAddress(SocketPeer(wsi), Header(wsi, WSI_TOKEN_X_FORWARDED_FOR),
+                                  options_.trusted_proxies);
+  const std::string address = identity.client;
+  auto* connection = new Connection(wsi, options_, backend_, write_buffer_, std::move(identity));
+  per_session->connection = connection;
   connections_.insert(connection);
 
-  unsigned id = lws_get_protocol(wsi)->id;
-  const std::string request_id = NginxParameter(wsi, "netgraph_request_id=");
-  const daemon::TraceContext trace =
-      daemon::JoinTrace(NginxParameter(wsi, "netgraph_traceparent="));
   auto refuse = [&](int code, std::string_view reason) {
-    LogUpgrade(request_id, trace, ProtocolName(id), address, code);
+    LogUpgrade(connection->identity(), code);
     connection->Refuse(code, reason);
   };
   if (stopping_) return refuse(close_code::kGoingAway, "Server shutting down");
@@ -348,11 +406,11 @@ void Server::OnEstablished(lws* wsi, void* user) {
   if (id != kTransportWsId && id != kLegacyWsId) {
     return refuse(close_code::kSubprotocolNotAcceptable, "Subprotocol not acceptable");
   }
-  LogUpgrade(request_id, trace, ProtocolName(id), address, 0);
+  LogUpgrade(connection->identity(), 0);
   WsCounters& metrics = WsMetrics();
   ++metrics.open_connections[std::string(ProtocolName(id))];
   ++metrics.connections_total[std::string(ProtocolName(id))];
-  static_cast<PerSession*>(user)->counted_protocol = id;
+  per_session->counted_protocol = id;
   Subprotocol subprotocol =
       id == kTransportWsId ? Subprotocol::kGraphqlTransportWs : Subprotocol::kGraphqlWs;
   std::unique_ptr<Session> session = Session::Create(

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "daemon/trace_context.h"
 #include "ws/legacy_ws_session.h"
 #include "ws/messages.h"
 #include "ws/transport_ws_session.h"
@@ -49,11 +50,36 @@ std::unique_ptr<Session> Session::Create(Subprotocol subprotocol, Peer& peer, Ba
 void Session::OnClosed() {
   if (!running_.empty()) backend_.StopAll(*this);
   running_.clear();
+  spans_.clear();
 }
 
 void Session::OnResult(const std::string& id, const StartResult& result) {
-  if (running_.erase(id) == 0 || CloseIfExpired()) return;
+  if (!FinishOperation(id, result) || CloseIfExpired()) return;
   SendOutcome(id, result);
+}
+
+bool Session::FinishOperation(const std::string& id, const StartResult& result) {
+  if (running_.erase(id) == 0) return false;
+  auto span = spans_.find(id);
+  if (span == spans_.end()) return true;
+  OperationLog line;
+  line.id = id;
+  line.operation_name = std::move(span->second.operation_name);
+  line.span_id = std::move(span->second.span_id);
+  line.outcome = result.kind == StartResult::Kind::kResult ? "result" : "error";
+  line.error_codes = result.result.error_codes;
+  line.duration = std::chrono::duration_cast<std::chrono::milliseconds>(backend_.Now() -
+                                                                        span->second.started_at);
+  spans_.erase(span);
+  peer_.LogOperation(line);
+  return true;
+}
+
+std::nullopt_t Session::Refused(OperationLog line, int code) {
+  line.outcome = "refused";
+  line.closed_with = code;
+  peer_.LogOperation(line);
+  return std::nullopt;
 }
 
 bool TokenBucket::Take(TimePoint now) {
@@ -83,29 +109,51 @@ bool Session::Authenticate(const nlohmann::json& payload) {
 
 std::optional<StartResult> Session::StartOperation(const std::string& id,
                                                    const OperationRequest& request) {
+  OperationLog line;
+  line.id = id;
+  line.operation_name = request.operation_name;
+  line.span_id = daemon::NewSpanId();
   if (!operation_rate_.Take(backend_.Now())) {
     CloseWith(close_code::kTooManyOperations, "Too many operations");
-    return std::nullopt;
+    return Refused(std::move(line), close_code::kTooManyOperations);
   }
-  if (CloseIfExpired()) return std::nullopt;
+  if (CloseIfExpired()) return Refused(std::move(line), close_code::kForbidden);
   // Verified again rather than kept from connection_init: a fresh context also reads the user (and
   // so the admin role) afresh.
   Authentication authentication = backend_.Authenticate(authorization_);
   if (authentication.context == nullptr) {
     CloseWith(close_code::kForbidden, "Forbidden");
-    return std::nullopt;
+    return Refused(std::move(line), close_code::kForbidden);
   }
+  StartResult result;
   if (running_.size() >= options_.max_operations) {
     nlohmann::json errors = nlohmann::json::array(
         {ErrorObject("Too many subscriptions on this connection (the limit is " +
                      std::to_string(options_.max_operations) + ")")});
-    return StartResult{StartResult::Kind::kRequestError,
-                       graphql::ExecutionResult{false, {}, errors.dump()}};
+    result = {StartResult::Kind::kRequestError, graphql::ExecutionResult{false, {}, errors.dump()}};
+  } else {
+    result = backend_.Start(*this, id, request, authentication.context.get());
   }
-  StartResult result = backend_.Start(*this, id, request, authentication.context.get());
-  if (result.kind == StartResult::Kind::kSubscribed || result.kind == StartResult::Kind::kPending) {
-    running_.insert(id);
+  switch (result.kind) {
+    case StartResult::Kind::kPending:
+      // Logged with its outcome (FinishOperation).
+      running_.insert(id);
+      spans_[id] = Span{std::move(line.span_id), std::move(line.operation_name), backend_.Now()};
+      return result;
+    case StartResult::Kind::kSubscribed:
+      running_.insert(id);
+      line.outcome = "subscribed";
+      spans_[id] = Span{line.span_id, line.operation_name, backend_.Now()};
+      break;
+    case StartResult::Kind::kResult:
+      line.outcome = "result";
+      break;
+    case StartResult::Kind::kRequestError:
+      line.outcome = "error";
+      break;
   }
+  line.error_codes = result.result.error_codes;
+  peer_.LogOperation(line);
   return result;
 }
 
@@ -128,6 +176,7 @@ void Session::ArmTimer(std::optional<std::chrono::milliseconds> delay) {
 
 bool Session::StopOperation(const std::string& id) {
   if (running_.erase(id) == 0) return false;
+  spans_.erase(id);
   backend_.Stop(*this, id);
   return true;
 }

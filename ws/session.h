@@ -9,11 +9,13 @@
 
 #include <chrono>
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -103,6 +105,26 @@ class Backend {
   virtual void StopAll(Subscriber& subscriber) = 0;
 };
 
+// What a session tells of one operation (subscribe, or legacy start) when its start has an outcome,
+// for the operation's log line (ws/access_log.h): one line as it starts, and one more when a
+// query or mutation left pending, or a subscription, ends with a result or an error later.
+struct OperationLog {
+  std::string id;  // the client's operation id
+  std::optional<std::string> operation_name;
+  // The operation's own span (daemon::NewSpanId), under the connection's: the same on every line of
+  // the operation, so one subscribe can be followed.
+  std::string span_id;
+  // "subscribed", "result" (a query or mutation ran, perhaps with errors), "error" (a request
+  // error: nothing ran, or a subscription failed) or "refused" (the connection was closed instead,
+  // with `closed_with`).
+  std::string_view outcome;
+  std::vector<std::string> error_codes;  // extensions.code of the errors answered
+  int closed_with = 0;
+  // From the start to this outcome, for one that came later (a pending operation, a subscription's
+  // failure).
+  std::optional<std::chrono::milliseconds> duration;
+};
+
 // The connection a session speaks through.
 class Peer {
  public:
@@ -112,6 +134,8 @@ class Peer {
   virtual void Close(int code, std::string_view reason) = 0;
   // Calls Session::OnTimer once after `delay`, replacing any timer set before.
   virtual void SetTimer(std::chrono::milliseconds delay) = 0;
+  // Writes the log line of an operation's outcome, under the connection's trace.
+  virtual void LogOperation(const OperationLog& line) = 0;
 };
 
 // A token bucket: holds at most `burst` tokens and gains `per_second` each second; an operation
@@ -182,6 +206,10 @@ class Session : public Subscriber {
   std::optional<StartResult> StartOperation(const std::string& id, const OperationRequest& request);
   // Stops `id` if it runs; false if it did not.
   bool StopOperation(const std::string& id);
+  // Running operation `id` ended with `result` (kResult, or kRequestError for a failed
+  // subscription) after it started: logs it under its span and forgets it. False when `id` was not
+  // running.
+  bool FinishOperation(const std::string& id, const StartResult& result);
   // Closes with 4403 and returns true when the token has expired (exp plus leeway has passed).
   bool CloseIfExpired();
   // Sets the timer to fire after `delay` (none: only for the expiry), or when the token expires if
@@ -195,7 +223,17 @@ class Session : public Subscriber {
   std::set<std::string> running_;
 
  private:
-  std::string authorization_;  // the credentials Authenticate accepted
+  // A running operation's span, for the line of its later outcome.
+  struct Span {
+    std::string span_id;
+    std::optional<std::string> operation_name;
+    std::chrono::steady_clock::time_point started_at;
+  };
+  // Logs `line` refused: the connection was closed with `code` (and returns nullopt).
+  std::nullopt_t Refused(OperationLog line, int code);
+
+  std::map<std::string, Span> spans_;  // of the operations in running_
+  std::string authorization_;          // the credentials Authenticate accepted
   std::optional<std::chrono::steady_clock::time_point> expires_at_;  // unset: anonymous
   TokenBucket operation_rate_;
 };

@@ -49,7 +49,7 @@ void TransportWsSession::OnNext(const std::string& id, const SharedText& result)
 }
 
 void TransportWsSession::OnFailed(const std::string& id, const graphql::ExecutionResult& failure) {
-  if (running_.erase(id) == 0) return;
+  if (!FinishOperation(id, {StartResult::Kind::kRequestError, failure})) return;
   peer_.Send(OperationMessage("error", id, failure.errors));
 }
 

@@ -1,8 +1,10 @@
 // W3C Trace Context (daemon/trace_context.h): a traceparent sent with a request is joined (its
 // trace id in the pool's access and slow lines and netgraph-ws's upgrade line, and in the
 // traceresponse header with the request's own span), an absent or malformed one is replaced by a
-// new trace. And what browsers may read: the pool exposes X-Request-Id, Retry-After, traceresponse
-// and ETag to an allowed origin, and nginx's own 429 carries the CORS headers for it.
+// new trace. netgraph-ws answers its 101 with traceresponse too, and its operation and close lines
+// carry the connection's trace (ws/access_log.h). And what browsers may read: the pool exposes
+// X-Request-Id, Retry-After, traceresponse and ETag to an allowed origin, and nginx's own 429
+// carries the CORS headers for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -82,6 +84,126 @@ test("netgraph-ws's upgrade line joins the client's trace", async () => {
   assert.equal(line.parent_span_id, traceparent.split('-')[2]);
   assert.match(line.span_id, /^[0-9a-f]{16}$/);
   assert.match(line.request_id, /^[0-9a-f]{32}$/);
+});
+
+// A graphql-transport-ws connection through nginx, opened with `headers`: the socket, the 101
+// answer's headers, and the messages as they arrive (`next()` waits for the next one).
+async function openTransportWs(headers) {
+  const socket = new WebSocket(wsUrl, 'graphql-transport-ws', { headers });
+  const messages = [];
+  const waiting = [];
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data));
+    if (waiting.length > 0) waiting.shift()(message); else messages.push(message);
+  });
+  const closed = new Promise((resolve) => socket.on('close', (code) => resolve(code)));
+  const upgrade = await new Promise((resolve, reject) => {
+    socket.on('upgrade', (response) => resolve(response.headers));
+    socket.on('error', reject);
+  });
+  await new Promise((resolve) => (socket.readyState === WebSocket.OPEN ? resolve() : socket.on('open', resolve)));
+  const next = () => (messages.length > 0 ? Promise.resolve(messages.shift()) : new Promise((resolve) => waiting.push(resolve)));
+  return { socket, upgrade, next, closed, send: (message) => socket.send(JSON.stringify(message)) };
+}
+
+// The trace id, span id and flags of a traceresponse header, which must be there.
+function traceresponseOf(value) {
+  assert.match(value ?? '(none)', TRACERESPONSE, 'a traceresponse header');
+  return TRACERESPONSE.exec(value).slice(1);
+}
+
+// netgraph-ws's lines of `marker` for the connection of `requestId`, once `count` are there.
+const wsLines = (marker, requestId, count, what) => waitFor(() => {
+  const lines = logged(stackLog('ws.log'), marker).filter((line) => line.request_id === requestId);
+  return lines.length >= count && lines;
+}, { what });
+
+test('netgraph-ws answers the upgrade with traceresponse: the connection\'s span in the client\'s trace, or a new trace', async () => {
+  const traceparent = newTraceparent();
+  const [, traceId, parentId] = traceparent.split('-');
+  const joined = await openTransportWs({ traceparent });
+  const [answeredTrace, span, flags] = traceresponseOf(joined.upgrade.traceresponse);
+  assert.equal(answeredTrace, traceId);
+  assert.notEqual(span, parentId);
+  assert.equal(flags, '01');
+  joined.socket.close(1000);
+  const line = await waitFor(() => logged(stackLog('ws.log'), 'access').find((l) => l.trace_id === traceId),
+    { what: "netgraph-ws's access line with the trace id" });
+  assert.equal(line.span_id, span, 'the upgrade line names the span traceresponse names');
+
+  for (const malformed of [undefined, traceparent.toUpperCase()]) {
+    const started = await openTransportWs(malformed ? { traceparent: malformed } : {});
+    const [newTrace, newSpan, newFlags] = traceresponseOf(started.upgrade.traceresponse);
+    assert.notEqual(newTrace, traceId);
+    assert.equal(newFlags, '00');
+    started.socket.close(1000);
+    const upgradeLine = await waitFor(() => logged(stackLog('ws.log'), 'access').find((l) => l.trace_id === newTrace),
+      { what: 'the access line of the new trace' });
+    assert.equal(upgradeLine.span_id, newSpan);
+    assert.equal(upgradeLine.parent_span_id, undefined);
+  }
+});
+
+test("netgraph-ws's operation and close lines carry the connection's trace, each operation with a span of its own", async () => {
+  const traceparent = newTraceparent();
+  const [, traceId, parentId] = traceparent.split('-');
+  const ws = await openTransportWs({ traceparent });
+  ws.send({ type: 'connection_init' });
+  assert.equal((await ws.next()).type, 'connection_ack');
+  // A document that does not validate: a request error.
+  ws.send({ type: 'subscribe', id: 'invalid', payload: { query: '{ noSuchField }' } });
+  assert.equal((await ws.next()).type, 'error');
+  // A query (run on a database thread: its line comes with its result).
+  ws.send({ type: 'subscribe', id: 'query', payload: { query: 'query Typename { __typename }', operationName: 'Typename' } });
+  assert.equal((await ws.next()).type, 'next');
+  assert.equal((await ws.next()).type, 'complete');
+  // A subscription, running until the client closes.
+  ws.send({ type: 'subscribe', id: 'live', payload: { query: 'subscription { networkUpdated { nodes { id } } }' } });
+  const { request_id: requestId, span_id: connectionSpan } = await waitFor(
+    () => logged(stackLog('ws.log'), 'access').find((l) => l.trace_id === traceId), { what: 'the access line of the connection' });
+  const operations = await wsLines('operation', requestId, 3, 'the three operation lines');
+  ws.socket.close(1000, 'done');
+  assert.equal(await ws.closed, 1000);
+
+  const byId = Object.fromEntries(operations.map((line) => [line.id, line]));
+  assert.deepEqual(Object.keys(byId).sort(), ['invalid', 'live', 'query']);
+  for (const line of operations) {
+    assert.equal(line.trace_id, traceId, line.id);
+    assert.equal(line.parent_span_id, connectionSpan, `${line.id}: a child of the connection's span`);
+    assert.match(line.span_id, /^[0-9a-f]{16}$/);
+    assert.notEqual(line.span_id, connectionSpan);
+  }
+  assert.equal(new Set(operations.map((line) => line.span_id)).size, 3, 'a span each');
+  assert.equal(byId.invalid.outcome, 'error');
+  assert.equal(byId.query.outcome, 'result');
+  assert.equal(byId.query.operation_name, 'Typename');
+  assert.equal(typeof byId.query.duration_ms, 'number');
+  assert.equal(byId.live.outcome, 'subscribed');
+
+  const [close] = await wsLines('close', requestId, 1, 'the close line');
+  assert.equal(close.trace_id, traceId);
+  assert.equal(close.span_id, connectionSpan);
+  assert.equal(close.parent_span_id, parentId);
+  assert.equal(close.closed_by, 'client');
+  assert.equal(close.code, 1000);
+  assert.equal(typeof close.duration_ms, 'number');
+});
+
+test('a connection netgraph-ws closes has a close line with its code and reason, under its trace', async () => {
+  const traceparent = newTraceparent();
+  const traceId = traceparent.split('-')[1];
+  const ws = await openTransportWs({ traceparent });
+  // subscribe before connection_init: graphql-transport-ws closes with 4401.
+  ws.send({ type: 'subscribe', id: 'early', payload: { query: '{ __typename }' } });
+  assert.equal(await ws.closed, 4401);
+  const close = await waitFor(() => logged(stackLog('ws.log'), 'close').find((l) => l.trace_id === traceId),
+    { what: 'the close line of the trace' });
+  assert.equal(close.closed_by, 'server');
+  assert.equal(close.code, 4401);
+  assert.equal(close.reason, 'Unauthorized');
+  const upgrade = logged(stackLog('ws.log'), 'access').find((l) => l.trace_id === traceId);
+  assert.equal(close.span_id, upgrade.span_id);
+  assert.equal(close.request_id, upgrade.request_id);
 });
 
 test('the slow-request line carries the trace too', async (t) => {

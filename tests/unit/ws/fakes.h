@@ -1,5 +1,5 @@
-// Test doubles for the ws session tests: a Peer that records what a session sends, and a Backend
-// whose answers and clock the test sets.
+// Test doubles for the ws session tests: a Peer that records what a session sends and logs, and a
+// Backend whose answers and clock the test sets.
 #ifndef NETGRAPH_TESTS_UNIT_WS_FAKES_H_
 #define NETGRAPH_TESTS_UNIT_WS_FAKES_H_
 
@@ -33,6 +33,7 @@ class FakePeer : public Peer {
     close_reason = std::string(reason);
   }
   void SetTimer(std::chrono::milliseconds delay) override { timer = delay; }
+  void LogOperation(const OperationLog& line) override { logged.push_back(line); }
 
   // The sent messages parsed, and the last one.
   nlohmann::json Message(std::size_t i) const { return nlohmann::json::parse(sent.at(i)); }
@@ -45,6 +46,7 @@ class FakePeer : public Peer {
   int close_code = 0;
   std::string close_reason;
   std::optional<std::chrono::milliseconds> timer;
+  std::vector<OperationLog> logged;  // the operation lines, in order
 };
 
 // A context the fake backend hands out, remembering the credentials it was made for.
