@@ -16,6 +16,12 @@
 -- columns: the release before only reads it by name (core/store/token.cc, investment_figures;
 -- its writes are this file's trigger function), and a name is resolved again when a prepared
 -- statement is re-planned after this change, so it reads the view and the same figures.
+
+-- First, before any other lock: writers of vouchers wait here until this commits, so none is
+-- counted in round_investment after the copy below has read it, and none reaches the trigger's
+-- write before the new function is in.
+LOCK TABLE vouchers IN SHARE MODE;
+
 CREATE TABLE round_investment_shares (
   round_id  BIGINT NOT NULL REFERENCES rounds (id),
   share     SMALLINT NOT NULL CHECK (share BETWEEN 0 AND 31),
@@ -23,10 +29,6 @@ CREATE TABLE round_investment_shares (
   redeemed  BIGINT NOT NULL,  -- Σ amount over REDEEMED, of this share
   PRIMARY KEY (round_id, share)
 );
-
--- Writers of vouchers wait here until this commits, so none is counted in round_investment after
--- the copy below has read it, and none reaches the trigger's write before the new function is in.
-LOCK TABLE vouchers IN SHARE MODE;
 
 INSERT INTO round_investment_shares (round_id, share, invested, redeemed)
   SELECT round_id, 0, invested, redeemed FROM round_investment;
