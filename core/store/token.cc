@@ -37,8 +37,9 @@ constexpr Statement kCloseRound{"rounds_close",
 // Amounts are summed in base units and divided by 10^decimals once, in exact numeric arithmetic.
 // The sums come from the figures the vouchers' triggers maintain (migration 0003), less the claims
 // past their expiry that the sweep has not stored as EXPIRED yet: the same figures as aggregating
-// voucher_state over every voucher, from O(rounds + overdue claims) rows. The last column is when
-// they next change by time alone (a round opens or closes, a claim expires).
+// voucher_state over every voucher, from O(rounds + overdue claims) rows (round_investment is a
+// view adding up each round's 32 shares, migration 0008). The last column is when they next change
+// by time alone (a round opens or closes, a claim expires).
 constexpr Statement kInvestmentFigures{
     "investment_figures",
     "WITH t AS (SELECT name, symbol, decimals, 10::numeric ^ decimals AS unit FROM token), "
