@@ -49,8 +49,8 @@ std::uint64_t PortfolioCache::Generation(std::int64_t user_id) const {
   return enabled() ? generations_->Current(user_id) : 0;
 }
 
-void PortfolioCache::Keep(const domain::User& user, std::uint64_t generation,
-                          graphql::Value answer, std::optional<Clock::time_point> valid_until) {
+void PortfolioCache::Keep(const domain::User& user, std::uint64_t generation, graphql::Value answer,
+                          std::optional<Clock::time_point> valid_until) {
   if (!enabled() || generations_->Current(user.id) != generation) return;
   // One entry per user and per subject (a user deleted and made again has a new id).
   if (auto kept = user_of_subject_.find(user.idp_did); kept != user_of_subject_.end()) {
