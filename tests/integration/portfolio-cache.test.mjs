@@ -7,59 +7,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { netgraphctl, waitFor } from '../support/stack.mjs';
-import { fastcgiRequest } from '../support/fastcgi.mjs';
 import { databaseRelay } from '../support/database_relay.mjs';
-import { startPool } from '../support/pool.mjs';
+import {
+  metricSample, onEveryWorker, poolData as data, poolMetrics, poolPost as post, startPool,
+} from '../support/pool.mjs';
 import {
   CLAIM, PORTFOLIO, REDEEM, claim, confidentialKeypair, issueVouchers, newUser, randomWallet,
 } from '../support/api.mjs';
 import { tokenFor, now } from '../support/jwt.mjs';
 import { psql } from '../support/postgres.mjs';
 
-async function post(socket, query, { token, variables, hold } = {}) {
-  const response = await fastcgiRequest(socket, {
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      ...(token && { authorization: `Bearer ${token}` }),
-    },
-    body: JSON.stringify({ query, variables }),
-    hold,
-  });
-  assert.equal(response.status, 200, response.body);
-  return response.body;
-}
-
-async function data(socket, query, options) {
-  const body = JSON.parse(await post(socket, query, options));
-  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
-  return body.data;
-}
-
 const portfolioOf = async (socket, token) => (await data(socket, PORTFOLIO, { token })).getUserPortfolio;
 
-// Sends `query` to every worker of a pool of `workers` (each serves one connection at a time, so
-// `workers` requests held until all were accepted reach as many workers). Resolves to the bodies.
-async function onEveryWorker(socket, workers, query, options = {}) {
-  let release;
-  const hold = new Promise((resolve) => { release = resolve; });
-  const pending = Array.from({ length: workers }, () => post(socket, query, { ...options, hold }));
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  release();
-  return Promise.all(pending);
-}
-
-async function metrics(socket) {
-  const response = await fastcgiRequest(socket, { method: 'GET', path: '/metrics' });
-  assert.equal(response.status, 200, response.body);
-  return response.body;
-}
-const sample = (text, name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
 async function counts(socket) {
-  const text = await metrics(socket);
+  const text = await poolMetrics(socket);
   return {
-    hits: sample(text, 'netgraph_portfolio_cache_hits_total'),
-    misses: sample(text, 'netgraph_portfolio_cache_misses_total'),
+    hits: metricSample(text, 'netgraph_portfolio_cache_hits_total'),
+    misses: metricSample(text, 'netgraph_portfolio_cache_misses_total'),
   };
 }
 
