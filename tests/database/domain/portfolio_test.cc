@@ -71,15 +71,16 @@ TEST_F(PortfolioChangesTest, EveryWriteOfAUsersPortfolioAnnouncesThatUser) {
   NewUser("did:privy:alice", "alice@example.com");
   EXPECT_EQ(Heard(), std::set<std::string>{Id(alice)}) << "a new email";
 
-  // Whatever statement writes a wallet (a proof, a takeover): its users before and after hear of it.
+  // Whatever statement writes a wallet (a proof, a takeover): its users before and after hear of
+  // it.
   const std::string spare = RandomWallet();
   ASSERT_TRUE(db_->ExecuteScript("INSERT INTO wallets (address, user_id) VALUES ('" + spare +
                                  "', " + Id(alice) + ")")
                   .ok());
   EXPECT_EQ(Heard(), std::set<std::string>{Id(alice)});
-  ASSERT_TRUE(
-      db_->ExecuteScript("UPDATE wallets SET user_id = " + Id(bob) + " WHERE address = '" + spare + "'")
-          .ok());
+  ASSERT_TRUE(db_->ExecuteScript("UPDATE wallets SET user_id = " + Id(bob) + " WHERE address = '" +
+                                 spare + "'")
+                  .ok());
   EXPECT_EQ(Heard(), (std::set<std::string>{Id(alice), Id(bob)}));
   ASSERT_TRUE(db_->ExecuteScript("DELETE FROM wallets WHERE address = '" + spare + "'").ok());
   EXPECT_EQ(Heard(), std::set<std::string>{Id(bob)});
