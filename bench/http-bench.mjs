@@ -94,6 +94,9 @@ const targets = [
   // A GET that names the document by its hash only (docs/api.md, "Persisted documents"): the short,
   // cacheable URL, against nginx serving the same answer as a file.
   { name: 'networkGraph persisted GET vs static nginx', key: 'persisted_get_vs_static', min: 0.35 },
+  // A user's getUserPortfolio with a token, from the worker's portfolio cache while the user's data
+  // is unchanged (issue 27: docs/architecture.md, "The portfolio cache"), against the public read.
+  { name: 'getUserPortfolio with a token vs networkGraph(limit: 100)', key: 'portfolio_vs_networkGraph', min: 0.5 },
 ];
 
 // --- data ------------------------------------------------------------------------------------------
@@ -442,6 +445,7 @@ async function main() {
     investmentData_vs_node: results['investmentData/netgraph'].rps / results['investmentData/node'].rps,
     revalidation_vs_static: results['networkGraph304/netgraph'].rps / results['networkGraph304/static'].rps,
     persisted_get_vs_static: results['networkGraphPersisted/netgraph'].rps / results['networkGraphPersisted/static'].rps,
+    portfolio_vs_networkGraph: results['getUserPortfolio/netgraph'].rps / results['networkGraph/netgraph'].rps,
     networkGraph_p99_c8_us: results['networkGraph/netgraph/c8'].p99_us,
     worker_rss_mib: workerRss,
   };

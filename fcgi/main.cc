@@ -25,6 +25,7 @@
 #include "fcgi/pool/outbox_relay_process.h"
 #include "fcgi/pool/scoreboard.h"
 #include "fcgi/pool/shared_memory.h"
+#include "fcgi/pool/user_generations.h"
 #include "fcgi/pool/worker.h"
 
 namespace {
@@ -100,6 +101,7 @@ struct Shared {
   int listen_fd = -1;
   fcgi::Scoreboard* scoreboard = nullptr;  // null with NETGRAPH_SCOREBOARD=off
   fcgi::SharedDataGeneration* generation = nullptr;
+  fcgi::SharedUserGenerations* user_generations = nullptr;
   fcgi::ConnectionHandoff* handoff = nullptr;
 };
 
@@ -112,6 +114,7 @@ fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, const Share
   configuration->worker.pool.scoreboard = shared.scoreboard;
   configuration->worker.pool.listen_fd = shared.listen_fd;
   configuration->loaded.service->UseDataGeneration(shared.generation);
+  configuration->loaded.service->UseUserGenerations(shared.user_generations);
   fcgi::PoolPlan plan;
   plan.options = configuration->prefork;
   plan.roles = {
@@ -203,7 +206,8 @@ int main(int argc, char** argv) {
   Result<std::unique_ptr<fcgi::SharedMemory>> memory =
       fcgi::SharedMemory::Create(fcgi::SharedMemory::Bytes(
           {(*configuration)->scoreboard ? fcgi::Scoreboard::SharedBytes() : 0,
-           fcgi::SharedDataGeneration::kSharedBytes, fcgi::ConnectionHandoff::kSharedBytes}));
+           fcgi::SharedDataGeneration::kSharedBytes, fcgi::SharedUserGenerations::kSharedBytes,
+           fcgi::ConnectionHandoff::kSharedBytes}));
   if (!memory.ok()) {
     log::Error(memory.status().message());
     return 1;
@@ -230,6 +234,13 @@ int main(int argc, char** argv) {
     return 1;
   }
   shared.generation = generation->get();
+  Result<std::unique_ptr<fcgi::SharedUserGenerations>> user_generations =
+      fcgi::SharedUserGenerations::Create(**memory);
+  if (!user_generations.ok()) {
+    log::Error(user_generations.status().message());
+    return 1;
+  }
+  shared.user_generations = user_generations->get();
   Result<std::unique_ptr<fcgi::ConnectionHandoff>> handoff =
       fcgi::ConnectionHandoff::Create(**memory);
   if (!handoff.ok()) {

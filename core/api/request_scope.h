@@ -29,6 +29,8 @@ class RequestScope : public graphql::RequestContext {
   Credentials credentials() const { return credentials_; }
   // The verified caller; null unless credentials() is kValid.
   const auth::Identity* identity() const { return identity_ ? &*identity_ : nullptr; }
+  // What the verified caller's token says of them; nullopt unless credentials() is kValid.
+  std::optional<domain::Principal> principal() const;
   // The verified caller's user row (created on first sight), read once per request: null with
   // kAuthenticationRequired when the request has no valid token.
   domain::Outcome<const domain::User*> CurrentUser();

@@ -98,13 +98,18 @@ Value MutationRefusal(const ResolveInfo& info, domain::Failure failure,
   return Value::MakeObject(std::move(fields));
 }
 
-// After a mutation that may have changed the public data (vouchers, the graph): unless the domain
-// refused it (then nothing was written), the read caches of every process sharing the data
-// generation are invalidated before this response leaves. An error counts as a change: the
-// commit may have happened.
+// After a mutation that may have changed the public data (vouchers, the graph) and `user`'s
+// portfolio: unless the domain refused it (then nothing was written), the read caches and the
+// user's portfolio in the portfolio caches of every process sharing the generations are
+// invalidated before this response leaves. An error counts as a change: the commit may have
+// happened. Other users' portfolios it changed (a wallet taken over) follow the database's
+// announcement (core/api/portfolio_cache.h).
 template <typename T>
-void NoteChangeUnlessRefused(Service& service, const domain::Outcome<T>& outcome) {
-  if (!outcome.failure()) service.NoteDataChanged();
+void NoteChangeUnlessRefused(Service& service, const domain::User& user,
+                             const domain::Outcome<T>& outcome) {
+  if (outcome.failure()) return;
+  service.NoteDataChanged();
+  service.NotePortfolioChanged(user.id);
 }
 
 ResolverResult GraphdbStatus(const ResolveInfo& info) {
@@ -187,42 +192,59 @@ ResolverResult InvestmentData(const ResolveInfo& info) {
   return std::move(data).value();
 }
 
+Value PortfolioAnswer(const domain::Portfolio& portfolio) {
+  Value::List vouchers;
+  vouchers.reserve(portfolio.vouchers.size());
+  for (const domain::Voucher& v : portfolio.vouchers) vouchers.push_back(VoucherValue(v));
+  const domain::User& u = portfolio.user;
+  Value data = Value::MakeObject({
+      {"user", Value::MakeObject({{"idpDid", Value::String(u.idp_did)},
+                                  {"email", OptionalString(u.email)},
+                                  {"wallets", StringList(portfolio.wallets)}})},
+      {"vouchers", Value::MakeList(std::move(vouchers))},
+      {"balances",
+       Value::MakeObject(
+           {{"encryptedBalance", OptionalString(portfolio.encrypted_balance)},
+            {"confidentialPublicKey", OptionalString(portfolio.confidential_public_key)},
+            {"tokenAccount", OptionalString(portfolio.token_account)}})},
+      {"summary",
+       Value::MakeObject(
+           {{"totalInvestments", Value::Float(portfolio.total_investments)},
+            {"totalVouchers", Value::Int(portfolio.total_vouchers)},
+            {"hasConfidentialBalance", Value::Boolean(portfolio.has_confidential_balance)}})},
+  });
+  return Value::MakeObject(
+      {{"success", Value::Boolean(true)}, {"error", Value()}, {"data", std::move(data)}});
+}
+
+// From the portfolio cache while the user's data is unchanged (core/api/portfolio_cache.h); the
+// token was verified before (Service::NewRequest), so only a valid one finds an answer.
 ResolverResult GetUserPortfolio(const ResolveInfo& info) {
-  domain::Outcome<const domain::User*> user = ScopeOf(info).CurrentUser();
+  RequestScope& scope = ScopeOf(info);
+  PortfolioCache& cache = scope.service().portfolio_cache();
+  if (std::optional<domain::Principal> principal = scope.principal()) {
+    if (const Value* kept = cache.Find(*principal, PortfolioCache::Clock::now())) return *kept;
+  }
+  domain::Outcome<const domain::User*> user = scope.CurrentUser();
   if (const Status* error = user.error()) return InternalError(info, *error);
   if (user.failure()) {
-    ScopeOf(info).NoteFailure(*user.failure());
+    scope.NoteFailure(*user.failure());
     return Value::MakeObject({
         {"success", Value::Boolean(false)},
         {"error", Value::String(std::string(domain::FailureText(*user.failure())))},
         {"data", Value()},
     });
   }
+  // Before the database: a change committed from here on leaves a newer generation behind.
+  const std::uint64_t generation = cache.Generation(user.value()->id);
   Result<domain::Portfolio> portfolio =
-      domain::ReadPortfolio(ServiceOf(info).database(), *user.value());
+      domain::ReadPortfolio(scope.service().database(), *user.value());
   if (!portfolio.ok()) return InternalError(info, portfolio.status());
-  Value::List vouchers;
-  vouchers.reserve(portfolio->vouchers.size());
-  for (const domain::Voucher& v : portfolio->vouchers) vouchers.push_back(VoucherValue(v));
-  const domain::User& u = portfolio->user;
-  Value data = Value::MakeObject({
-      {"user", Value::MakeObject({{"idpDid", Value::String(u.idp_did)},
-                                  {"email", OptionalString(u.email)},
-                                  {"wallets", StringList(portfolio->wallets)}})},
-      {"vouchers", Value::MakeList(std::move(vouchers))},
-      {"balances",
-       Value::MakeObject(
-           {{"encryptedBalance", OptionalString(portfolio->encrypted_balance)},
-            {"confidentialPublicKey", OptionalString(portfolio->confidential_public_key)},
-            {"tokenAccount", OptionalString(portfolio->token_account)}})},
-      {"summary",
-       Value::MakeObject(
-           {{"totalInvestments", Value::Float(portfolio->total_investments)},
-            {"totalVouchers", Value::Int(portfolio->total_vouchers)},
-            {"hasConfidentialBalance", Value::Boolean(portfolio->has_confidential_balance)}})},
-  });
-  return Value::MakeObject(
-      {{"success", Value::Boolean(true)}, {"error", Value()}, {"data", std::move(data)}});
+  Value answer = PortfolioAnswer(*portfolio);
+  std::optional<PortfolioCache::Clock::time_point> valid_until;
+  if (portfolio->next_change) valid_until = *portfolio->next_change;
+  cache.Keep(portfolio->user, generation, answer, valid_until);
+  return answer;
 }
 
 ResolverResult AllVouchers(const ResolveInfo& info) {
@@ -269,7 +291,7 @@ ResolverResult ClaimVoucher(const ResolveInfo& info) {
   domain::Outcome<domain::Voucher> claimed = domain::ClaimVoucher(
       service.database(), service.claim_policy(), *user.value(),
       StringArgument(info, "voucherCode"), StringArgument(info, "walletAddress"));
-  NoteChangeUnlessRefused(service, claimed);
+  NoteChangeUnlessRefused(service, *user.value(), claimed);
   if (const Status* error = claimed.error()) return InternalError(info, *error);
   if (claimed.failure()) return MutationRefusal(info, *claimed.failure(), {"voucher"});
   return Value::MakeObject({
@@ -289,7 +311,7 @@ ResolverResult RedeemVoucher(const ResolveInfo& info) {
   domain::Outcome<domain::Redemption> redeemed = domain::RedeemVouchers(
       service.database(), service.ledger(), *user.value(), StringArgument(info, "walletAddress"),
       StringArgument(info, "confidentialPublicKey"));
-  NoteChangeUnlessRefused(service, redeemed);
+  NoteChangeUnlessRefused(service, *user.value(), redeemed);
   if (const Status* error = redeemed.error()) return InternalError(info, *error);
   if (redeemed.failure()) return MutationRefusal(info, *redeemed.failure(), {"redemption"});
   const domain::Redemption& r = redeemed.value();
@@ -343,7 +365,7 @@ ResolverResult VerifyWallet(const ResolveInfo& info) {
   domain::Outcome<domain::ProvenWallet> proven = domain::VerifyWallet(
       service.database(), service.wallet_proof_policy(), *user.value(),
       StringArgument(info, "walletAddress"), StringArgument(info, "signature"));
-  NoteChangeUnlessRefused(service, proven);  // a takeover releases claims
+  NoteChangeUnlessRefused(service, *user.value(), proven);  // a takeover releases claims
   if (const Status* error = proven.error()) return InternalError(info, *error);
   if (proven.failure()) return MutationRefusal(info, *proven.failure(), kVerifyWalletFields);
   const domain::ProvenWallet& p = proven.value();

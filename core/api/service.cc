@@ -26,6 +26,12 @@ constexpr std::chrono::seconds kRejectionLogInterval{60};
 constexpr std::size_t kReadCacheMaxEntries = 64;
 constexpr std::size_t kReadCacheMaxBytes = 4 * 1024 * 1024;
 
+// Users whose portfolios a process keeps, and the memory they may hold: a portfolio of 40 vouchers
+// holds about 40 KB (ReadCache::ApproximateBytes), so 4 MiB keeps about a hundred such users and
+// all 1,024 of users with a few vouchers.
+constexpr std::size_t kPortfolioCacheMaxEntries = 1024;
+constexpr std::size_t kPortfolioCacheMaxBytes = 4 * 1024 * 1024;
+
 }  // namespace
 
 std::string_view ServiceSchema() { return EmbeddedSchema().front().content; }
@@ -52,6 +58,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
       ledger_(std::move(ledger)),
       read_cache_on_(config.read_cache),
       read_cache_(kReadCacheMaxEntries, kReadCacheMaxBytes),
+      portfolio_cache_(kPortfolioCacheMaxEntries, kPortfolioCacheMaxBytes),
       persisted_documents_(config.trusted_documents, config.persisted_queries_max_rows) {}
 
 void Service::UseDataGeneration(DataGeneration* generation) {
@@ -61,6 +68,19 @@ void Service::UseDataGeneration(DataGeneration* generation) {
 
 void Service::NoteDataChanged() {
   if (generation_ != nullptr) generation_->Advance();
+}
+
+void Service::UseUserGenerations(UserGenerations* generations) {
+  user_generations_ = generations;
+  portfolio_cache_.Attach(read_cache_on_ ? generations : nullptr);
+}
+
+void Service::NotePortfolioChanged(std::int64_t user_id) {
+  if (user_generations_ != nullptr) user_generations_->Advance(user_id);
+}
+
+void Service::NoteAllPortfoliosChanged() {
+  if (user_generations_ != nullptr) user_generations_->AdvanceAll();
 }
 
 Result<std::unique_ptr<Service>> Service::Create(const ServiceConfig& config) {

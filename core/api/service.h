@@ -10,12 +10,14 @@
 #ifndef NETGRAPH_CORE_API_SERVICE_H_
 #define NETGRAPH_CORE_API_SERVICE_H_
 
+#include <cstdint>
 #include <memory>
 #include <string_view>
 
 #include "core/api/health.h"
 #include "core/api/operation.h"
 #include "core/api/persisted_documents.h"
+#include "core/api/portfolio_cache.h"
 #include "core/api/read_cache.h"
 #include "core/api/request_scope.h"
 #include "core/api/service_config.h"
@@ -68,6 +70,16 @@ class Service {
   // process sharing the generation then reads the database again.
   void NoteDataChanged();
 
+  // The users' generations this process shares with the others that serve them (not owned; it
+  // must outlive the service). With them, and NETGRAPH_READ_CACHE on, getUserPortfolio answers
+  // from portfolio_cache() while the user's data is unchanged.
+  void UseUserGenerations(UserGenerations* generations);
+  PortfolioCache& portfolio_cache() { return portfolio_cache_; }
+  // Called once a change of `user_id`'s portfolio has committed (or may have), before the caller
+  // learns of it; NoteAllPortfoliosChanged for a change of every user's, or announcements lost.
+  void NotePortfolioChanged(std::int64_t user_id);
+  void NoteAllPortfoliosChanged();
+
   // Persisted and trusted documents (NETGRAPH_TRUSTED_DOCUMENTS,
   // NETGRAPH_PERSISTED_QUERIES_MAX_ROWS): RunOperation resolves every request through them.
   PersistedDocuments& persisted_documents() { return persisted_documents_; }
@@ -105,6 +117,8 @@ class Service {
   bool read_cache_on_;
   DataGeneration* generation_ = nullptr;
   ReadCache read_cache_;
+  UserGenerations* user_generations_ = nullptr;
+  PortfolioCache portfolio_cache_;
   PersistedDocuments persisted_documents_;
 };
 

@@ -2,8 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <span>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "core/crypto/digest.h"
@@ -13,6 +15,7 @@
 #include "core/log.h"
 #include "core/store/outbox.h"
 #include "core/store/token.h"
+#include "core/store/users.h"
 
 namespace netgraph::domain {
 namespace {
@@ -48,6 +51,7 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
   // Before the pass: an append committed during it then wakes AwaitAppend.
   if (Status s = db_.Listen(store::kOutboxNotifyChannel); !s.ok()) return s;
   if (Status s = db_.Listen(store::kInvestmentNotifyChannel); !s.ok()) return s;
+  if (Status s = db_.Listen(store::kPortfolioNotifyChannel); !s.ok()) return s;
   Pass pass;
   // Most wake-ups are changes of the investment figures (every claim's), which append nothing: one
   // statement says so. An append committed after it notifies, and wakes AwaitAppend again.
@@ -161,8 +165,27 @@ void OutboxRelay::Housekeeping() {
   if (!pruned.ok()) log::Warn("relay: pruning the outbox failed: " + pruned.status().message());
 }
 
-Result<bool> OutboxRelay::AwaitAppend(std::chrono::milliseconds timeout) {
-  return db_.AwaitNotification(timeout);
+Result<bool> OutboxRelay::AwaitAppend(std::chrono::milliseconds timeout,
+                                      PortfolioChanges* portfolios) {
+  bool woken = false;
+  NETGRAPH_RETURN_IF_ERROR(
+      db_.AwaitNotification(timeout, [&](std::string_view channel, std::string_view payload) {
+        if (channel != store::kPortfolioNotifyChannel) {
+          woken = true;
+          return;
+        }
+        if (portfolios == nullptr) return;
+        std::int64_t user_id = 0;
+        const auto [end, error] =
+            std::from_chars(payload.data(), payload.data() + payload.size(), user_id);
+        if (payload == store::kEveryPortfolio || error != std::errc() ||
+            end != payload.data() + payload.size()) {
+          portfolios->all = true;
+        } else {
+          portfolios->users.push_back(user_id);
+        }
+      }));
+  return woken;
 }
 
 }  // namespace netgraph::domain

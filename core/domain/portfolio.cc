@@ -1,6 +1,7 @@
 #include "core/domain/portfolio.h"
 
 #include "core/store/ledger.h"
+#include "core/store/users.h"
 #include "core/store/vouchers.h"
 #include "core/store/wallets.h"
 
@@ -11,6 +12,9 @@ Result<Portfolio> ReadPortfolio(store::Connection& db, const User& user) {
   Status read = db.InTransaction(store::Isolation::kRepeatableRead, [&]() -> Status {
     portfolio = Portfolio{};
     portfolio.user = user;
+    NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::UserRow> stored,
+                              store::FindUserByDid(db, user.idp_did));
+    if (stored.has_value()) portfolio.user.email = stored->email;
     NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
     Result<std::vector<std::string>> wallets = store::UserWallets(db, user.id);
     NETGRAPH_RETURN_IF_ERROR(wallets);
@@ -19,6 +23,13 @@ Result<Portfolio> ReadPortfolio(store::Connection& db, const User& user) {
                               store::UserVouchers(db, user.id));
     for (const store::VoucherRow& row : vouchers) {
       portfolio.vouchers.push_back(VoucherFromRow(row, token.decimals));
+      const Voucher& voucher = portfolio.vouchers.back();
+      const bool open =
+          voucher.status == VoucherState::kClaimed || voucher.status == VoucherState::kAvailable;
+      if (open && voucher.expires_at &&
+          (!portfolio.next_change || *voucher.expires_at < *portfolio.next_change)) {
+        portfolio.next_change = voucher.expires_at;
+      }
     }
     NETGRAPH_ASSIGN_OR_RETURN(store::UserInvestment investment,
                               store::ReadUserInvestment(db, user.id));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/domain/date_time.h"
 #include "core/domain/user.h"
 #include "core/domain/voucher.h"
 #include "core/status.h"
@@ -26,9 +27,12 @@ struct Portfolio {
   double total_investments = 0;     // Σ amount × price over claimed and redeemed vouchers
   std::int64_t total_vouchers = 0;  // how many claimed and redeemed vouchers
   bool has_confidential_balance = false;
+  // When the portfolio next changes by time alone: the earliest expiry of a claim still open.
+  std::optional<Timestamp> next_change;
 };
 
-// Read from one snapshot.
+// Read from one snapshot, `user`'s stored email included (it may have changed since `user` was
+// read).
 Result<Portfolio> ReadPortfolio(store::Connection& db, const User& user);
 
 using InvestmentData = store::InvestmentFigures;

@@ -22,18 +22,24 @@ std::optional<std::string> UsableEmail(const std::optional<std::string>& email) 
 
 }  // namespace
 
+bool PrincipalNeedsNoWrite(const Principal& principal,
+                           const std::optional<std::string>& stored_email) {
+  const std::optional<std::string> email = UsableEmail(principal.email);
+  return !email || stored_email == email;
+}
+
 Outcome<User> UserForPrincipal(store::Connection& db, const Principal& principal) {
   if (principal.subject.empty() || principal.subject.size() > kMaxSubjectLength) {
     return Failure::kAuthenticationRequired;
   }
-  const std::optional<std::string> email = UsableEmail(principal.email);
   // The common case, a known user whose email is unchanged, costs one read and no write.
   NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::UserRow> known,
                             store::FindUserByDid(db, principal.subject));
-  if (known.has_value() && (!email || known->email == email)) {
+  if (known.has_value() && PrincipalNeedsNoWrite(principal, known->email)) {
     return FromRow(*known, principal.admin_by_claim);
   }
-  NETGRAPH_ASSIGN_OR_RETURN(store::UserRow stored, store::UpsertUser(db, principal.subject, email));
+  NETGRAPH_ASSIGN_OR_RETURN(store::UserRow stored,
+                            store::UpsertUser(db, principal.subject, UsableEmail(principal.email)));
   return FromRow(stored, principal.admin_by_claim);
 }
 

@@ -29,6 +29,11 @@ struct User {
   std::string public_id;  // the opaque node id in the public graph
 };
 
+// Whether UserForPrincipal finds the principal's user, stored with `stored_email`, without writing:
+// the token carries no usable email, or the stored one.
+bool PrincipalNeedsNoWrite(const Principal& principal,
+                           const std::optional<std::string>& stored_email);
+
 // The principal's user, created on first sight; the stored email follows the token's when the
 // token has one. A subject longer than 512 characters is refused (kAuthenticationRequired); an
 // email claim that is not a plausible address is ignored.

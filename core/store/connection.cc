@@ -307,6 +307,7 @@ Status Connection::Open() {
     return Status::Unavailable("PostgreSQL connection failed: " + message);
   }
   kPostgresConnects.Add();
+  ++sessions_;
   PQsetNoticeReceiver(conn_, LogServerNotice, nullptr);
   for (const std::string& channel : listening_) {
     if (Status s = Simple(("LISTEN " + channel).c_str()); !s.ok()) {
@@ -482,12 +483,14 @@ Status Connection::Listen(const char* channel) {
   return Simple((std::string("LISTEN ") + channel).c_str());
 }
 
-Result<bool> Connection::AwaitNotification(std::chrono::milliseconds timeout) {
+Result<bool> Connection::AwaitNotification(std::chrono::milliseconds timeout,
+                                           const NotificationHandler& each) {
   NETGRAPH_RETURN_IF_ERROR(EnsureConnected());
-  auto drain = [this]() {
+  auto drain = [this, &each]() {
     bool any = false;
     while (PGnotify* notification = PQnotifies(conn_)) {
       any = true;
+      if (each) each(notification->relname, notification->extra);
       PQfreemem(notification);
     }
     return any;

@@ -120,6 +120,9 @@ class Connection {
   // Opens the connection if it is not open or was lost. Cheap when open.
   Status EnsureConnected();
   bool connected() const;
+  // How many times the connection was opened: a listener that sees it change was not listening for
+  // a while, and may have missed notifications.
+  std::uint64_t sessions() const { return sessions_; }
   // The server's major.minor version, e.g. "15.18" (from server_version_num).
   Result<std::string> ServerVersion();
 
@@ -153,9 +156,14 @@ class Connection {
   // LISTENs on `channel` (a constant identifier, never input) now and again after every reconnect.
   // Cheap when already listening: call it before each wait to reconnect a lost connection.
   Status Listen(const char* channel);
-  // Waits up to `timeout` for a NOTIFY on a LISTENed channel and consumes every pending one.
-  // Returns true when at least one arrived; false on timeout or when a signal interrupted the wait.
-  Result<bool> AwaitNotification(std::chrono::milliseconds timeout);
+  // What a NOTIFY carried: its channel and its payload.
+  using NotificationHandler =
+      std::function<void(std::string_view channel, std::string_view payload)>;
+  // Waits up to `timeout` for a NOTIFY on a LISTENed channel and consumes every pending one,
+  // handing each to `each` when given. Returns true when at least one arrived; false on timeout or
+  // when a signal interrupted the wait.
+  Result<bool> AwaitNotification(std::chrono::milliseconds timeout,
+                                 const NotificationHandler& each = nullptr);
 
  private:
   Status Open();
@@ -175,6 +183,7 @@ class Connection {
   std::vector<std::string> prepared_;   // names prepared on this connection
   std::vector<std::string> listening_;  // channels to LISTEN on after each (re)connect
   bool in_transaction_ = false;
+  std::uint64_t sessions_ = 0;
 };
 
 // What the PostgreSQL server that `conninfo` names says to a connection attempt, from libpq's

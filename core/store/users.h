@@ -13,6 +13,12 @@
 
 namespace netgraph::store {
 
+// The channel notified at commit by every transaction that changes what a user's portfolio shows
+// (core/store/migrations/0007_portfolio_changes.sql's triggers): the user's id, or "*" for every
+// user's.
+inline constexpr const char* kPortfolioNotifyChannel = "netgraph_portfolio";
+inline constexpr std::string_view kEveryPortfolio = "*";
+
 struct UserRow {
   std::int64_t id = 0;
   std::string idp_did;

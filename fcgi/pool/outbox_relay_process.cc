@@ -25,6 +25,23 @@ void Pause(std::chrono::milliseconds duration) {
 
 using Clock = std::chrono::steady_clock;
 
+// Waits up to `timeout` as OutboxRelay::AwaitAppend does, then invalidates what the changes heard
+// touch: the portfolios named at once, the public data when the wait says so (returned).
+Result<bool> AwaitChanges(domain::OutboxRelay& relay, api::Service& service,
+                          std::chrono::milliseconds timeout) {
+  domain::OutboxRelay::PortfolioChanges portfolios;
+  Result<bool> woken = relay.AwaitAppend(timeout, &portfolios);
+  if (portfolios.all) service.NoteAllPortfoliosChanged();
+  for (std::int64_t user_id : portfolios.users) service.NotePortfolioChanged(user_id);
+  return woken;
+}
+
+// Announcements may have gone unheard: every cache the generations guard reads again.
+void NoteEverythingMayHaveChanged(api::Service& service) {
+  service.NoteDataChanged();
+  service.NoteAllPortfoliosChanged();
+}
+
 // Sleeps `duration` (a back-off) while still invalidating the workers' read caches at every
 // change announced meanwhile: a Redis outage must not make reads stale. When PostgreSQL is what
 // failed there is nothing to hear; a signal ends the sleep early.
@@ -34,7 +51,7 @@ void SleepNotingChanges(domain::OutboxRelay& relay, api::Service& service,
   while (g_stop == 0) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
     if (left.count() <= 0) return;
-    Result<bool> woken = relay.AwaitAppend(left);
+    Result<bool> woken = AwaitChanges(relay, service, left);
     if (!woken.ok()) {
       Pause(left);
       return;
@@ -49,6 +66,14 @@ void Run(domain::OutboxRelay& relay, api::Service& service, Scoreboard* scoreboa
   Clock::time_point next_housekeeping = Clock::now();
   std::string last_problem;  // logged once per change, not once per retry
   bool listened = false;     // a pass has reached PostgreSQL since the process started
+  // The database sessions listened in so far: a connection lost and opened again between two
+  // waits (the store reconnects by itself) went unheard meanwhile.
+  std::uint64_t sessions_heard = 0;
+  const auto note_reconnection = [&] {
+    const std::uint64_t sessions = service.database().sessions();
+    if (listened && sessions != sessions_heard) NoteEverythingMayHaveChanged(service);
+    sessions_heard = sessions;
+  };
   while (g_stop == 0) {
     std::string problem;
     bool more_pending = false;
@@ -57,9 +82,10 @@ void Run(domain::OutboxRelay& relay, api::Service& service, Scoreboard* scoreboa
       // Changes committed before this process listened (while the relay before it was down, or
       // restarting) went unheard, and a rewound database (restored from a dump) announces none:
       // the workers' caches may hold answers older than the data.
-      service.NoteDataChanged();
+      NoteEverythingMayHaveChanged(service);
       listened = true;
     }
+    note_reconnection();
     if (!pass.ok()) {
       problem = "PostgreSQL: " + pass.status().message();
     } else if (!pass->redis.ok()) {
@@ -73,7 +99,7 @@ void Run(domain::OutboxRelay& relay, api::Service& service, Scoreboard* scoreboa
       if (problem.empty()) {
         log::Info("relay: publishing again");
         // Changes announced while the connection was down went unheard.
-        service.NoteDataChanged();
+        NoteEverythingMayHaveChanged(service);
       }
       last_problem = problem;
     }
@@ -89,7 +115,9 @@ void Run(domain::OutboxRelay& relay, api::Service& service, Scoreboard* scoreboa
       next_housekeeping = Clock::now() + options.housekeeping_interval;
     }
     if (g_stop != 0) break;
-    if (Result<bool> woken = relay.AwaitAppend(options.poll_interval); !woken.ok()) {
+    Result<bool> woken = AwaitChanges(relay, service, options.poll_interval);
+    note_reconnection();
+    if (!woken.ok()) {
       Pause(options.poll_interval);
     } else if (*woken) {
       // Before publishing: the workers' caches must not wait on Redis.

@@ -8,9 +8,13 @@
 // once per retry. Now and then it runs the relay's housekeeping. Every change it hears of
 // (an outbox append, or a change of the investment figures, from any process on any host), its
 // first pass to reach PostgreSQL (changes committed while no relay listened went unheard), every
-// reconnection, after which it may have missed some, and a new epoch started for a rewound
-// database advance the pool's data generation (api::Service::NoteDataChanged,
-// fcgi/pool/data_generation.h) at once, during back-off too. SIGTERM,
+// reconnection, after which it may have missed some (one the store made by itself between two
+// waits included: store::Connection::sessions), and a new epoch started for a rewound database
+// advance the pool's data generation (api::Service::NoteDataChanged, fcgi/pool/data_generation.h)
+// at once, during back-off too. A user's portfolio announced (store::kPortfolioNotifyChannel)
+// advances that user's generation (api::Service::NotePortfolioChanged, fcgi/pool/
+// user_generations.h), and whatever advances the data generation for announcements that may have
+// gone unheard advances every user's too. SIGTERM,
 // SIGINT and SIGQUIT stop it after the pass in hand (they also cut a wait short); SIGHUP and
 // SIGPIPE are ignored.
 #ifndef NETGRAPH_FCGI_POOL_OUTBOX_RELAY_PROCESS_H_

@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { netgraphctl, runDir, waitFor } from '../support/stack.mjs';
-import { fastcgiRequest } from '../support/fastcgi.mjs';
 import { databaseRelay } from '../support/database_relay.mjs';
-import { startPool } from '../support/pool.mjs';
+import {
+  metricSample as sample, onEveryWorker, poolData as data, poolMetrics as metrics, poolPost as post, startPool,
+} from '../support/pool.mjs';
 import { runDaemon, EX_CONFIG } from '../support/daemon.mjs';
 import {
   CLAIM, REDEEM, claim, confidentialKeypair, issueVouchers, newUser, randomWallet,
@@ -24,39 +25,6 @@ const INVESTMENT = `{ investmentData { tokenName tokenSymbol currentRound roundR
   investorCount currentPrice marketCap } }`;
 const PUBLIC = `{ networkGraph(limit: 1000) { metadata { nodeCount linkCount lastUpdated } }
   investmentData { roundRaised investorCount marketCap } }`;
-
-// The whole exchange with a pool; `hold` delays the body (see fastcgiRequest).
-async function post(socket, query, { token, variables, hold } = {}) {
-  const response = await fastcgiRequest(socket, {
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      ...(token && { authorization: `Bearer ${token}` }),
-    },
-    body: JSON.stringify({ query, variables }),
-    hold,
-  });
-  assert.equal(response.status, 200, response.body);
-  return response.body;
-}
-
-async function data(socket, query, options) {
-  const body = JSON.parse(await post(socket, query, options));
-  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
-  return body.data;
-}
-
-// Sends `query` to every worker of a pool of `workers`: each worker serves one connection at a
-// time, so `workers` requests whose bodies are held until all have been accepted are answered by
-// as many different workers. Resolves to the response bodies.
-async function onEveryWorker(socket, workers, query) {
-  let release;
-  const hold = new Promise((resolve) => { release = resolve; });
-  const pending = Array.from({ length: workers }, () => post(socket, query, { hold }));
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  release();
-  return Promise.all(pending);
-}
 
 test('answers from memory are byte-identical to uncached ones, and need no PostgreSQL', async (t) => {
   const relay = await databaseRelay();
@@ -221,13 +189,6 @@ test('a change by another pool or by netgraphctl graph import reaches every work
   t.diagnostic(`delays until seen (ms): ${delays.map((d) => d.toFixed(1)).join(', ')}`);
 });
 
-// The pool's own /metrics over FastCGI (nginx restricts it; this talks to the pool directly).
-async function metrics(socket) {
-  const response = await fastcgiRequest(socket, { method: 'GET', path: '/metrics' });
-  assert.equal(response.status, 200, response.body);
-  return response.body;
-}
-const sample = (text, name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
 const rssOf = (pid) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 
 // Issue 22, finding 2: GraphQL ignores the variables an operation does not define, so they must

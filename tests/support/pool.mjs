@@ -1,9 +1,11 @@
 // Extra netgraph-fcgi pools beside the stack's (same database and Redis, a socket of their own,
 // settings of their own), for tests that talk to a pool directly over FastCGI
 // (tests/support/fastcgi.mjs); tests/support/database_relay.mjs breaks their way to PostgreSQL.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fastcgiRequest } from './fastcgi.mjs';
 import { childrenOf, repo, runDir, waitFor } from './stack.mjs';
 
 // Starts a pool of `workers` workers with the stack's environment plus `env`; it is stopped when
@@ -30,3 +32,47 @@ export async function startPool(t, name, env = {}, { workers = 2 } = {}) {
   };
   return { socket, pid: pool.pid, relayPid, workers: workerPids };
 }
+
+// A GraphQL POST to a pool over FastCGI, the whole exchange asserted to be a 200; resolves to the
+// body. `hold` delays the body (see fastcgiRequest).
+export async function poolPost(socket, query, { token, variables, hold } = {}) {
+  const response = await fastcgiRequest(socket, {
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
+    body: JSON.stringify({ query, variables }),
+    hold,
+  });
+  assert.equal(response.status, 200, response.body);
+  return response.body;
+}
+
+// The answer's data, asserted to come without errors.
+export async function poolData(socket, query, options) {
+  const body = JSON.parse(await poolPost(socket, query, options));
+  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+  return body.data;
+}
+
+// Sends `query` to every worker of a pool of `workers`: each worker serves one connection at a
+// time, so `workers` requests whose bodies are held until all have been accepted are answered by
+// as many different workers. Resolves to the response bodies.
+export async function onEveryWorker(socket, workers, query, options = {}) {
+  let release;
+  const hold = new Promise((resolve) => { release = resolve; });
+  const pending = Array.from({ length: workers }, () => poolPost(socket, query, { ...options, hold }));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  release();
+  return Promise.all(pending);
+}
+
+// The pool's own /metrics over FastCGI (nginx restricts it; this talks to the pool directly), and
+// one sample of it.
+export async function poolMetrics(socket) {
+  const response = await fastcgiRequest(socket, { method: 'GET', path: '/metrics' });
+  assert.equal(response.status, 200, response.body);
+  return response.body;
+}
+export const metricSample = (text, name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
