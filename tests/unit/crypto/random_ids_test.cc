@@ -46,7 +46,8 @@ TEST(RandomIdsTest, AForkedChildNeverHandsOutItsParentsRemainingBytes) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     const Id id = NextId();
-    const bool written = ::write(pipe_fds[1], id.data(), id.size()) == static_cast<ssize_t>(id.size());
+    const bool written =
+        ::write(pipe_fds[1], id.data(), id.size()) == static_cast<ssize_t>(id.size());
     ::_exit(written ? 0 : 1);
   }
   ::close(pipe_fds[1]);
