@@ -14,7 +14,7 @@ import path from 'node:path';
 import { graphqlUrl, repo, runDir, waitFor } from '../support/stack.mjs';
 import { fastcgiRequest } from '../support/fastcgi.mjs';
 import { databaseRelay } from '../support/database_relay.mjs';
-import { startPool } from '../support/pool.mjs';
+import { onEveryWorker as everyWorker, startPool } from '../support/pool.mjs';
 import { sparePort, startPrivatePool } from '../support/private-pool.mjs';
 import { CLAIM, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
 
@@ -42,16 +42,9 @@ function poolGet(socket, query, { ifNoneMatch, token, accept = 'application/json
   });
 }
 
-// `count` GETs held until all were accepted: each worker serves one connection at a time, so a
-// pool of `count` workers answers them with as many different workers (as read-cache.test.mjs).
-async function onEveryWorker(socket, count, query, options) {
-  let release;
-  const hold = new Promise((resolve) => { release = resolve; });
-  const pending = Array.from({ length: count }, () => poolGet(socket, query, { ...options, hold }));
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  release();
-  return Promise.all(pending);
-}
+// `count` GETs, one on each worker of a pool of `count` (tests/support/pool.mjs).
+const onEveryWorker = (socket, count, query, options = {}) =>
+  everyWorker(socket, count, query, { ...options, send: poolGet });
 
 async function claimThrough(socket) {
   const [code] = issueVouchers(3);

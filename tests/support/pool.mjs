@@ -58,11 +58,12 @@ export async function poolData(socket, query, options) {
 
 // Sends `query` to every worker of a pool of `workers`: each worker serves one connection at a
 // time, so `workers` requests whose bodies are held until all have been accepted are answered by
-// as many different workers. Resolves to the response bodies.
-export async function onEveryWorker(socket, workers, query, options = {}) {
+// as many different workers. `send` makes one request (poolPost by default, resolving to the body;
+// it must pass `hold` on to fastcgiRequest). Resolves to what each `send` resolved to.
+export async function onEveryWorker(socket, workers, query, { send = poolPost, ...options } = {}) {
   let release;
   const hold = new Promise((resolve) => { release = resolve; });
-  const pending = Array.from({ length: workers }, () => poolPost(socket, query, { ...options, hold }));
+  const pending = Array.from({ length: workers }, () => send(socket, query, { ...options, hold }));
   await new Promise((resolve) => setTimeout(resolve, 300));
   release();
   return Promise.all(pending);
