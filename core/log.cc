@@ -18,7 +18,21 @@ Level g_threshold = Level::kInfo;
 // renewed in a forked child (the pool's workers log from the first request on). 0 before Init.
 std::atomic<pid_t> g_pid{0};
 
-void RememberPid() { g_pid.store(::getpid(), std::memory_order_relaxed); }
+// Kept lines (KeepLines): only a process with one thread keeps any, so these need no lock.
+std::chrono::milliseconds g_keep_delay{0};
+std::string g_kept;
+std::chrono::steady_clock::time_point g_kept_since;
+
+void WriteOut(std::string_view text) {
+  // A lost log line is not worth failing a request over.
+  (void)!::write(STDERR_FILENO, text.data(), text.size());
+}
+
+// In a forked child: its own pid, and none of its parent's kept lines (the parent writes those).
+void AfterFork() {
+  g_pid.store(::getpid(), std::memory_order_relaxed);
+  g_kept.clear();
+}
 
 // The syslog priority journald takes from a "<N>" line prefix.
 char Priority(Level level) {
@@ -84,8 +98,8 @@ void Init(std::string_view program) {
   g_program = std::string(program);
   static std::once_flag pid_kept;
   std::call_once(pid_kept, [] {
-    RememberPid();
-    ::pthread_atfork(nullptr, nullptr, RememberPid);
+    g_pid.store(::getpid(), std::memory_order_relaxed);
+    ::pthread_atfork(nullptr, nullptr, AfterFork);
   });
   // Until the configuration is loaded (daemon/startup.h validates the name and calls SetLevel).
   const char* level = std::getenv("NETGRAPH_LOG_LEVEL");
@@ -119,8 +133,39 @@ void Write(Level level, std::string_view message) {
       .append("]: ")
       .append(EscapeControlCharacters(message));
   line.push_back('\n');
-  // A lost log line is not worth failing a request over.
-  (void)!::write(STDERR_FILENO, line.data(), line.size());
+  if (g_keep_delay.count() == 0) {
+    WriteOut(line);
+    return;
+  }
+  if (!g_kept.empty() && g_kept.size() + line.size() > kKeptBytes) Flush();
+  if (level >= Level::kWarn || line.size() > kKeptBytes) {
+    if (g_kept.empty()) {
+      WriteOut(line);
+    } else {
+      g_kept.append(line);
+      Flush();
+    }
+    return;
+  }
+  if (g_kept.empty()) g_kept_since = std::chrono::steady_clock::now();
+  g_kept.append(line);
+}
+
+void KeepLines(std::chrono::milliseconds delay) {
+  Flush();
+  g_keep_delay = delay;
+  if (g_kept.capacity() < kKeptBytes) g_kept.reserve(kKeptBytes);
+}
+
+std::optional<std::chrono::steady_clock::time_point> KeptLinesDue() {
+  if (g_kept.empty()) return std::nullopt;
+  return g_kept_since + g_keep_delay;
+}
+
+void Flush() {
+  if (g_kept.empty()) return;
+  WriteOut(g_kept);
+  g_kept.clear();
 }
 
 }  // namespace netgraph::log

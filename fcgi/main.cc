@@ -68,6 +68,8 @@ Result<std::shared_ptr<Configuration>> ReadConfiguration(config::Environment& en
       std::chrono::milliseconds(env.Int("NETGRAPH_REQUEST_TIMEOUT_MS", 30000, 0, 3600000));
   read->worker.http.publish_schema = env.Bool("NETGRAPH_PUBLISH_SCHEMA", true);
   read->worker.access_log = env.Bool("NETGRAPH_ACCESS_LOG", true);
+  read->worker.access_log_flush =
+      std::chrono::milliseconds(env.Int("NETGRAPH_ACCESS_LOG_FLUSH_MS", 100, 0, 10000));
   read->scoreboard = env.Bool("NETGRAPH_SCOREBOARD", true);
   read->worker.slow_request =
       std::chrono::milliseconds(env.Int("NETGRAPH_SLOW_REQUEST_MS", 1000, 0, 3600000));

@@ -138,6 +138,8 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
   const ConnectionHandoff* handoff = options.handoff;
 
   HeldConnections connections(limits, handoff);
+  // After the watcher is cloned (by HeldConnections), which must not share the kept lines.
+  log::KeepLines(options.access_log_flush);
   Router router(options.http, options.pool.ws_address);
   AddStatusPages(router, options.pool);
   std::list<Connection>& held = connections.list();
@@ -204,6 +206,11 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
     if (answered) continue;
 
     const Clock::time_point now = Clock::now();
+    std::optional<Clock::time_point> lines_due = log::KeptLinesDue();
+    if (lines_due && *lines_due <= now) {
+      log::Flush();
+      lines_due.reset();
+    }
     const Sweep sweep = SweepConnections(connections, options, now);
     if (stopping && held.empty()) break;
     // At the limit, a new connection may push out the one whose request is the longest on its way.
@@ -214,8 +221,8 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
     if (handoff != nullptr) connections.Watch(handoff->take_fd(), &kTakeTag, take, &taking);
     std::optional<Clock::duration> wake;
     if (sweep.hold_back) wake = *sweep.hold_back;
-    if (sweep.next_deadline && (!wake || *sweep.next_deadline - now < *wake)) {
-      wake = *sweep.next_deadline - now;
+    for (const std::optional<Clock::time_point>& at : {sweep.next_deadline, lines_due}) {
+      if (at && (!wake || *at - now < *wake)) wake = *at - now;
     }
     const int timeout_ms = wake ? CeilMilliseconds(*wake) : -1;
     if (take) handoff->BeginWait();
@@ -284,6 +291,7 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
     }
   }
   log::Debug("worker exits after " + std::to_string(served) + " requests");
+  log::Flush();
   return 0;
 }
 

@@ -31,8 +31,11 @@ struct WorkerOptions {
   // The scoreboard (null: none) and what /status, /metrics and /health need.
   Scoreboard* scoreboard = nullptr;
   PoolView pool;
-  bool access_log = true;                     // NETGRAPH_ACCESS_LOG
-  std::chrono::milliseconds slow_request{0};  // NETGRAPH_SLOW_REQUEST_MS; 0: no slow log
+  bool access_log = true;  // NETGRAPH_ACCESS_LOG
+  // How long the worker may keep its access lines before writing them, several in one write
+  // (core/log.h, KeepLines); 0: each at once.
+  std::chrono::milliseconds access_log_flush{100};  // NETGRAPH_ACCESS_LOG_FLUSH_MS
+  std::chrono::milliseconds slow_request{0};        // NETGRAPH_SLOW_REQUEST_MS; 0: no slow log
   // How long a peer may take to bring a whole request (from its first byte, or from the
   // connection's opening) and to take an answer; then the connection is closed.
   std::chrono::milliseconds io_timeout{10000};  // NETGRAPH_FCGI_IO_TIMEOUT_MS

@@ -9,7 +9,8 @@ import { fastcgiRequest } from './fastcgi.mjs';
 import { childrenOf, repo, runDir, waitFor } from './stack.mjs';
 
 // Starts a pool of `workers` workers with the stack's environment plus `env`; it is stopped when
-// test `t` ends. Resolves to {socket, pid, relayPid, workers()} once every worker and the relay run.
+// test `t` ends. Resolves to {socket, pid, relayPid, workers(), log(), exited} once every worker and
+// the relay run: log() is what the pool has written to stderr so far, exited resolves when it exits.
 export async function startPool(t, name, env = {}, { workers = 2 } = {}) {
   const socket = path.join(runDir, `${name}.sock`);
   const pool = spawn(path.join(repo, 'build', 'bin', 'netgraph-fcgi'), [], {
@@ -30,7 +31,7 @@ export async function startPool(t, name, env = {}, { workers = 2 } = {}) {
     const relays = new Set([...log.matchAll(/relay started as pid (\d+)/g)].map((match) => Number(match[1])));
     return childrenOf(pool.pid).filter((pid) => !relays.has(pid));
   };
-  return { socket, pid: pool.pid, relayPid, workers: workerPids };
+  return { socket, pid: pool.pid, relayPid, workers: workerPids, log: () => log, exited };
 }
 
 // A GraphQL POST to a pool over FastCGI, the whole exchange asserted to be a 200; resolves to the

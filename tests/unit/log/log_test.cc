@@ -1,10 +1,15 @@
 #include "core/log.h"
 
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace netgraph::log {
 namespace {
@@ -81,6 +86,115 @@ TEST(LogTest, AForkedChildsLinesNameTheChildsPid) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   EXPECT_NE(written.find("log_test[" + std::to_string(child) + "]: child"), std::string::npos)
       << written;
+}
+
+// Stderr as a socket that keeps each write(2) apart (SOCK_SEQPACKET), so a test sees how the lines
+// were grouped into writes; kept lines are given up and stderr is restored at the end.
+class KeptLinesTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sockets_), 0);
+    saved_stderr_ = ::dup(STDERR_FILENO);
+    ASSERT_GE(::dup2(sockets_[1], STDERR_FILENO), 0);
+  }
+  void TearDown() override {
+    KeepLines(std::chrono::milliseconds(0));
+    ::dup2(saved_stderr_, STDERR_FILENO);
+    ::close(saved_stderr_);
+    ::close(sockets_[0]);
+    ::close(sockets_[1]);
+  }
+  // The writes made so far, each as it was written.
+  std::vector<std::string> Writes() {
+    std::vector<std::string> writes;
+    char chunk[65536];
+    for (ssize_t got; (got = ::recv(sockets_[0], chunk, sizeof(chunk), MSG_DONTWAIT)) >= 0;) {
+      writes.emplace_back(chunk, got);
+    }
+    return writes;
+  }
+
+ private:
+  int sockets_[2] = {-1, -1};
+  int saved_stderr_ = -1;
+};
+
+TEST_F(KeptLinesTest, InfoLinesWaitForFlushAndGoOutInOneWrite) {
+  KeepLines(std::chrono::seconds(5));
+  const auto before = std::chrono::steady_clock::now();
+  Info("first");
+  Info("second");
+  EXPECT_TRUE(Writes().empty());
+  const std::optional<std::chrono::steady_clock::time_point> due = KeptLinesDue();
+  ASSERT_TRUE(due.has_value());
+  EXPECT_GE(*due, before + std::chrono::seconds(5));
+  EXPECT_LE(*due, std::chrono::steady_clock::now() + std::chrono::seconds(5));
+  Flush();
+  const std::vector<std::string> writes = Writes();
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_NE(writes[0].find("]: first\n<6>info "), std::string::npos) << writes[0];
+  EXPECT_EQ(writes[0].substr(writes[0].size() - 7), "second\n") << writes[0];
+  EXPECT_FALSE(KeptLinesDue().has_value());
+}
+
+TEST_F(KeptLinesTest, AWarningTakesTheKeptLinesWithItInOrder) {
+  KeepLines(std::chrono::seconds(5));
+  Info("kept");
+  Warn("now");
+  const std::vector<std::string> writes = Writes();
+  ASSERT_EQ(writes.size(), 1u);
+  const std::size_t kept = writes[0].find("]: kept\n");
+  const std::size_t warning = writes[0].find("<4>warn ");
+  ASSERT_NE(kept, std::string::npos) << writes[0];
+  EXPECT_GT(warning, kept) << writes[0];
+  EXPECT_FALSE(KeptLinesDue().has_value());
+}
+
+TEST_F(KeptLinesTest, EveryWriteHoldsWholeLinesWithinOnePipeWrite) {
+  KeepLines(std::chrono::seconds(5));
+  const std::string message(1000, 'x');
+  for (int i = 0; i < 10; ++i) Info(message);
+  Info(std::string(kKeptBytes + 10, 'y'));  // longer than any write may keep: alone, at once
+  Flush();
+  std::size_t lines = 0;
+  const std::vector<std::string> writes = Writes();
+  ASSERT_GE(writes.size(), 4u);
+  for (std::size_t i = 0; i + 1 < writes.size(); ++i) {
+    EXPECT_LE(writes[i].size(), kKeptBytes);
+    EXPECT_EQ(writes[i].back(), '\n');
+    lines += static_cast<std::size_t>(std::count(writes[i].begin(), writes[i].end(), '\n'));
+  }
+  EXPECT_EQ(lines, 10u);
+  EXPECT_NE(writes.back().find(std::string(kKeptBytes + 10, 'y') + "\n"), std::string::npos);
+}
+
+TEST_F(KeptLinesTest, WithoutADelayEveryLineIsWrittenAtOnce) {
+  KeepLines(std::chrono::milliseconds(0));
+  Info("one");
+  Info("two");
+  EXPECT_EQ(Writes().size(), 2u);
+  EXPECT_FALSE(KeptLinesDue().has_value());
+}
+
+TEST_F(KeptLinesTest, AForkedChildWritesNoneOfItsParentsKeptLines) {
+  Init("log_test");
+  KeepLines(std::chrono::seconds(5));
+  Info("the parent's");
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    Warn("the child's");
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  const std::vector<std::string> from_child = Writes();
+  ASSERT_EQ(from_child.size(), 1u);
+  EXPECT_EQ(from_child[0].find("the parent's"), std::string::npos) << from_child[0];
+  Flush();
+  const std::vector<std::string> from_parent = Writes();
+  ASSERT_EQ(from_parent.size(), 1u);
+  EXPECT_NE(from_parent[0].find("the parent's"), std::string::npos);
 }
 
 }  // namespace
