@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <limits>
 #include <utility>
 
 namespace netgraph::telemetry {
@@ -139,13 +140,30 @@ void AppendHistogram(std::string& out, std::string_view name, std::string_view l
 }
 
 std::string FormatUtc(std::int64_t unix_ms) {
-  const std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
-  std::tm utc{};
-  ::gmtime_r(&seconds, &utc);
-  char text[64];
-  std::snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
-                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                static_cast<int>(unix_ms % 1000));
+  // Every access line carries the time, and the date and time to the second change once a second:
+  // they are formatted again only then, the milliseconds each time.
+  thread_local std::int64_t formatted_second = std::numeric_limits<std::int64_t>::min();
+  thread_local char second_text[64] = {};
+  std::int64_t second = unix_ms / 1000;
+  std::int64_t millisecond = unix_ms % 1000;
+  if (millisecond < 0) {
+    --second;
+    millisecond += 1000;
+  }
+  if (second != formatted_second) {
+    const auto seconds = static_cast<std::time_t>(second);
+    std::tm utc{};
+    ::gmtime_r(&seconds, &utc);
+    std::snprintf(second_text, sizeof(second_text), "%04d-%02d-%02dT%02d:%02d:%02d.",
+                  utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min,
+                  utc.tm_sec);
+    formatted_second = second;
+  }
+  std::string text(second_text);
+  text.push_back(static_cast<char>('0' + millisecond / 100));
+  text.push_back(static_cast<char>('0' + millisecond / 10 % 10));
+  text.push_back(static_cast<char>('0' + millisecond % 10));
+  text.push_back('Z');
   return text;
 }
 

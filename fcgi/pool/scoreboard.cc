@@ -68,6 +68,20 @@ std::string AtomicText<kBytes>::Load() const {
   return text;
 }
 
+template <std::size_t kBytes>
+bool AtomicText<kBytes>::Equals(std::string_view text) const {
+  if (text.size() >= kBytes) return false;
+  for (std::size_t word = 0; word < words_.size(); ++word) {
+    std::uint64_t expected = 0;
+    const std::size_t at = word * 8;
+    if (at < text.size())
+      std::memcpy(&expected, text.data() + at, std::min<std::size_t>(8, text.size() - at));
+    if (words_[word].load(std::memory_order_relaxed) != expected) return false;
+    if (at + 8 > text.size()) return true;  // this word holds the terminator
+  }
+  return true;
+}
+
 struct RequestSeries {
   std::atomic<std::uint32_t> used;  // set (release) once `labels` is written; never cleared
   AtomicText<kLabelBytes> labels;
@@ -294,7 +308,7 @@ void Scoreboard::EndRequest(const FinishedRequest* graphql) {
           series = &candidate;
           break;
         }
-        if (candidate.labels.Load() == labels) {
+        if (candidate.labels.Equals(labels)) {
           series = &candidate;
           break;
         }

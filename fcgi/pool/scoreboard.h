@@ -67,6 +67,9 @@ class AtomicText {
   // Truncates to kBytes - 1 bytes.
   void Store(std::string_view text);
   std::string Load() const;
+  // Whether Load would return `text`, without building it (the writer's own check of its label
+  // sets, on every request).
+  bool Equals(std::string_view text) const;
 
  private:
   std::array<std::atomic<std::uint64_t>, kBytes / 8> words_;

@@ -110,6 +110,25 @@ TEST(ScoreboardTest, CountersOutliveTheProcessThatBumpedThem) {
   EXPECT_NE(text.find("netgraph_pool_workers{state=\"idle\"} 1\n"), std::string::npos);
 }
 
+// Label sets that share their start, of every length modulo the 8 bytes a word of the slot holds,
+// are told apart: each request is counted under its own set.
+TEST(ScoreboardTest, LabelSetsThatShareAPrefixAreCountedApart) {
+  std::unique_ptr<SharedMemory> memory = MemoryForScoreboard();
+  std::unique_ptr<Scoreboard> scoreboard = AttachedScoreboard(*memory);
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t length = 1; length <= 17; ++length) {
+      const std::string root_field(length, 'x');
+      scoreboard->BeginRequest("/graphql", "id");
+      const FinishedRequest finished = Query(root_field, std::chrono::milliseconds(1));
+      scoreboard->EndRequest(&finished);
+    }
+  }
+  const ScoreboardTotals totals = scoreboard->Totals();
+  ASSERT_EQ(totals.requests.size(), 17u);
+  for (const auto& [labels, count] : totals.requests) EXPECT_EQ(count, 2u) << labels;
+  EXPECT_EQ(totals.requests_overflow, 0u);
+}
+
 TEST(ScoreboardTest, TheRelaysPassesMakeTheOutboxFigures) {
   std::unique_ptr<SharedMemory> memory = MemoryForScoreboard();
   Result<std::unique_ptr<Scoreboard>> created = Scoreboard::Create(*memory);

@@ -14,6 +14,16 @@
 namespace netgraph::telemetry {
 namespace {
 
+// The second is formatted once and kept: times in the same second, the next one, and back again.
+TEST(FormatUtcTest, MillisecondsAfterTheEpochInUtc) {
+  EXPECT_EQ(FormatUtc(1795832820115), "2026-11-28T02:27:00.115Z");
+  EXPECT_EQ(FormatUtc(1795832820007), "2026-11-28T02:27:00.007Z");
+  EXPECT_EQ(FormatUtc(1795832820999), "2026-11-28T02:27:00.999Z");
+  EXPECT_EQ(FormatUtc(1795832821000), "2026-11-28T02:27:01.000Z");
+  EXPECT_EQ(FormatUtc(0), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(FormatUtc(1795832820115), "2026-11-28T02:27:00.115Z");
+}
+
 TEST(AppendLabelTest, JoinsLabelsWithCommas) {
   std::string labels;
   AppendLabel(labels, "operation_type", "query");
