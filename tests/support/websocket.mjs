@@ -1,13 +1,15 @@
 // Helpers for the netgraph-ws end-to-end tests: WebSocket clients (raw `ws` sockets and the
 // graphql-ws client) through nginx, and Redis publishing and restarting. The stack's settings come
 // from the environment scripts/test exports (see stack.mjs).
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { publishRaw, signUpdate, updateSigningKey } from './redis.mjs';
-import { isAlive, readPid, runDir, waitFor, wsUrl } from './stack.mjs';
+import {
+  isAlive, readPid, repo, runDir, startStackWs, stopStackWs, waitFor, wsUrl,
+} from './stack.mjs';
 
 export { wsUrl };
 export const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:56379');
@@ -153,6 +155,34 @@ export class RawSocket {
   }
 
   close() { this.socket.close(1000); return this.closed; }
+}
+
+// Runs netgraph-ws with the stack's settings and `overrides` in place of the stack's own process
+// (stopped first), its output in logs/`logName`; resolves once it acknowledges a connection, to
+// {child, log, stop}: stop() ends it and brings the stack's own netgraph-ws back (startStackWs).
+export async function replaceStackWs(overrides, { logName = 'ws-replaced.log' } = {}) {
+  await stopStackWs();
+  const binary = path.join(process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build'), 'bin', 'netgraph-ws');
+  const log = path.join(runDir, 'logs', logName);
+  const output = openSync(log, 'w');
+  const child = spawn(binary, [], { env: { ...process.env, ...overrides }, stdio: ['ignore', output, output] });
+  closeSync(output);  // the child has its own copy
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    await startStackWs();
+  };
+  try {
+    await waitFor(async () => {
+      const probe = new RawSocket();
+      try { await probe.init(); await probe.close(); return true; } catch { return false; }
+    }, { timeoutMs: 20000, intervalMs: 200, what: `netgraph-ws with ${Object.keys(overrides).join(', ')}` });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, log, stop };
 }
 
 // Opens a raw graphql-transport-ws connection with `token` and resolves to what netgraph-ws made of
