@@ -1,20 +1,18 @@
 // Helpers for the netgraph-ws end-to-end tests: WebSocket clients (raw `ws` sockets and the
 // graphql-ws client) through nginx, and Redis publishing and restarting. The stack's settings come
 // from the environment scripts/test exports (see stack.mjs).
-import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { publishRaw, signUpdate, updateSigningKey } from './redis.mjs';
 import {
-  isAlive, readPid, repo, runDir, startStackWs, stopStackWs, waitFor, wsUrl,
+  isAlive, readPid, repo, runDir, stackStart, startStackWs, stopStackWs, waitFor, wsUrl,
 } from './stack.mjs';
 
 export { wsUrl };
 export const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:56379');
-export const redisPort = Number(redisUrl.port || 6379);
-export const redisHost = redisUrl.hostname || '127.0.0.1';
 export const graphChannel = 'netgraph:graph';
 
 // The subscription most tests use.
@@ -248,19 +246,9 @@ export async function stopRedis() {
   await waitFor(() => !isAlive(pid), { timeoutMs: 10000, what: 'Redis to stop' });
 }
 
-// Starts the stack's Redis the way scripts/stack starts it (same command line), and waits until it
-// answers.
+// Starts the stack's Redis again (scripts/stack start redis), and waits until it takes a publish.
 export async function startRedis() {
-  const pidFile = path.join(runDir, 'redis.pid');
-  const logs = path.join(runDir, 'logs');
-  mkdirSync(path.join(runDir, 'redis'), { recursive: true });
-  mkdirSync(logs, { recursive: true });
-  execFileSync('redis-server', [
-    path.join(runDir, 'redis.conf'),  // requirepass: scripts/stack writes it
-    '--bind', '127.0.0.1', '--port', String(redisPort), '--daemonize', 'yes',
-    '--pidfile', pidFile, '--logfile', path.join(logs, 'redis.log'),
-    '--dir', path.join(runDir, 'redis'), '--save', '', '--appendonly', 'no',
-  ], { stdio: 'ignore' });
+  stackStart('redis');
   await waitFor(async () => {
     try { await publish('ping', 'netgraph:e2e-probe'); return true; } catch { return false; }
   }, { timeoutMs: 10000, what: 'Redis to answer again' });
