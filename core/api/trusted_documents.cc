@@ -3,10 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <fstream>
 #include <span>
-#include <sstream>
 
+#include "core/config/setting_file.h"
 #include "core/crypto/digest.h"
 #include "core/crypto/hex.h"
 
@@ -53,19 +52,7 @@ Result<TrustedDocuments> TrustedDocuments::Parse(std::string_view json) {
 }
 
 Result<TrustedDocuments> TrustedDocuments::Load(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) {
-    return Status::FailedPrecondition(std::string(kTrustedDocumentsVariable) + ": cannot read " +
-                                      path);
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  Result<TrustedDocuments> parsed = Parse(text.str());
-  if (!parsed.ok()) {
-    return Status::FailedPrecondition(std::string(kTrustedDocumentsVariable) + " (" + path +
-                                      "): " + parsed.status().message());
-  }
-  return parsed;
+  return config::LoadSettingFile(kTrustedDocumentsVariable, path, Parse);
 }
 
 const std::string* TrustedDocuments::Find(std::string_view hash) const {

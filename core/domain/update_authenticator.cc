@@ -2,10 +2,9 @@
 
 #include <sodium.h>
 
-#include <fstream>
-#include <sstream>
 #include <utility>
 
+#include "core/config/setting_file.h"
 #include "core/crypto/bytes.h"
 #include "core/crypto/hex.h"
 
@@ -47,19 +46,7 @@ Result<UpdateAuthenticator> UpdateAuthenticator::FromEnvironment(config::Environ
 }
 
 Result<UpdateAuthenticator> UpdateAuthenticator::FromKeyFile(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) {
-    return Status::FailedPrecondition(std::string(kUpdateSigningKeyFileVariable) +
-                                      ": cannot read " + path);
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  Result<UpdateAuthenticator> loaded = FromHexKey(text.str());
-  if (!loaded.ok()) {
-    return Status::FailedPrecondition(std::string(kUpdateSigningKeyFileVariable) + " (" + path +
-                                      "): " + loaded.status().message());
-  }
-  return loaded;
+  return config::LoadSettingFile(kUpdateSigningKeyFileVariable, path, FromHexKey);
 }
 
 Result<UpdateAuthenticator> UpdateAuthenticator::FromHexKey(std::string_view hex) {

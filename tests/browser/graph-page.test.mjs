@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import { claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
-import { baseUrl, graphql, isAlive, readPid, stackStart, waitFor } from '../support/stack.mjs';
+import { baseUrl, graphql, stackStart, stopStackWs, waitFor } from '../support/stack.mjs';
 import { networkUpdate, publish, uniqueMarker } from '../support/websocket.mjs';
 import { launchBrowser, openPage, screenshot } from './browser.mjs';
 
@@ -223,10 +223,7 @@ test('the graph page draws networkGraph, adds a claimed wallet within 1 s and su
   assert.deepEqual(page.problems, []);
 
   // netgraph-ws goes away: the page notices, and reconnects once it is back.
-  const wsPid = readPid('ws.pid');
-  assert.ok(wsPid && isAlive(wsPid), 'the stack runs netgraph-ws');
-  process.kill(wsPid, 'SIGTERM');
-  await waitFor(() => !isAlive(wsPid), { timeoutMs: 20000, what: 'netgraph-ws to stop' });
+  assert.ok(await stopStackWs(), 'the stack runs netgraph-ws');
   await waitFor(async () => (await state(page)).connection !== 'live',
     { timeoutMs: 20000, what: 'the page to see the socket drop' });
   stackStart('ws');  // starts netgraph-ws again

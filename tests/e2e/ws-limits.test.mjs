@@ -3,12 +3,12 @@
 // anonymous connection may sit idle; and that the client's address behind nginx is the one nginx saw.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { claim, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
-import { isAlive, readPid, repo, runDir, stackStart, waitFor } from '../support/stack.mjs';
-import { graphqlWsClient, networkUpdatedQuery, RawSocket, subscribe } from '../support/websocket.mjs';
+import { isAlive, readPid, waitFor } from '../support/stack.mjs';
+import {
+  graphqlWsClient, networkUpdatedQuery, RawSocket, replaceStackWs, subscribe,
+} from '../support/websocket.mjs';
 
 const MiB = 1024 * 1024;
 // docs/operations.md: the subscriptions' documents keep netgraph-ws within 64 MiB of its idle size.
@@ -124,37 +124,12 @@ test('nginx refuses WebSocket upgrades past its per-address limit with 429', { t
   }
 });
 
-// Runs netgraph-ws with the stack's settings and `overrides` in place of the stack's process.
-async function restartWs(overrides) {
-  const stackPid = readPid('ws.pid');
-  if (stackPid && isAlive(stackPid)) {
-    process.kill(stackPid, 'SIGTERM');
-    await waitFor(() => !isAlive(stackPid), { timeoutMs: 15000, what: 'netgraph-ws to stop' });
-  }
-  const binary = path.join(process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build'), 'bin', 'netgraph-ws');
-  const log = path.join(runDir, 'logs', 'ws-limits.log');
-  const output = openSync(log, 'w');
-  const child = spawn(binary, [], { env: { ...process.env, ...overrides }, stdio: ['ignore', output, output] });
-  await waitFor(async () => {
-    const probe = new RawSocket();
-    try { await probe.init(); await probe.close(); return true; } catch { return false; }
-  }, { timeoutMs: 20000, intervalMs: 200, what: 'the restarted netgraph-ws' });
-  return { child, log };
-}
-
-async function stopWs({ child }) {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  if (child.exitCode === null) child.kill('SIGTERM');
-  await exited;
-  stackStart('ws');  // the stack's own netgraph-ws again
-}
-
 test('netgraph-ws limits connections per client address and closes idle anonymous ones', { timeout: 120000 }, async () => {
-  const ws = await restartWs({
+  const ws = await replaceStackWs({
     NETGRAPH_WS_MAX_CONNECTIONS_PER_ADDRESS: '3',
     NETGRAPH_WS_IDLE_ANONYMOUS_TIMEOUT_MS: '2000',
     NETGRAPH_LOG_LEVEL: 'debug',
-  });
+  }, { logName: 'ws-limits.log' });
   const sockets = [];
   try {
     // Per address: the fourth connection from 127.0.0.1 (X-Real-IP from nginx) is closed with 1013.
@@ -186,6 +161,6 @@ test('netgraph-ws limits connections per client address and closes idle anonymou
     await replacement.init();
   } finally {
     for (const socket of sockets) socket.socket.terminate();
-    await stopWs(ws);
+    await ws.stop();
   }
 });

@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { holdLock, psql } from '../support/postgres.mjs';
-import { isAlive, readPid, stackStart, waitFor } from '../support/stack.mjs';
+import { stackStart, waitFor } from '../support/stack.mjs';
 import { openUpdate, subscribe } from '../support/redis.mjs';
-import { graphqlWsClient, subscribe as subscribeOverWebSocket } from '../support/websocket.mjs';
+import { graphqlWsClient, stopRedis, subscribe as subscribeOverWebSocket } from '../support/websocket.mjs';
 import { claim, issueVouchers, newUser, randomWallet, RFC3339_UTC } from '../support/api.mjs';
 
 const CHANNEL = 'netgraph:graph';
@@ -85,11 +85,10 @@ test('with Redis stopped during a claim, the update arrives once Redis is back',
   while (JSON.parse(openUpdate(await before.next(), CHANNEL)).sequence < last);
   before.close();
 
-  const redis = readPid('redis.pid');
-  // Whatever this test finds, the suites after it need Redis.
-  t.after(() => { if (!isAlive(readPid('redis.pid'))) stackStart('redis'); });
-  process.kill(redis, 'SIGTERM');
-  await waitFor(() => !isAlive(redis), { what: 'Redis to stop' });
+  // Whatever this test finds, the suites after it need Redis (scripts/stack start leaves a running
+  // one alone).
+  t.after(() => stackStart('redis'));
+  await stopRedis();
 
   const user = newUser('outage');
   const [code] = issueVouchers(4);

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { isAlive, readPid, runDir, stackStart, waitFor } from '../support/stack.mjs';
+import { runDir, startStackWs, stopStackWs, waitFor } from '../support/stack.mjs';
 import { CLAIM, issueVouchers, newUser, portfolio, randomWallet } from '../support/api.mjs';
 import { holdLock, psql } from '../support/postgres.mjs';
 import { getFrom, sparePort, startPrivatePool } from '../support/private-pool.mjs';
@@ -197,10 +197,8 @@ test('/ws/health fails while netgraph-ws is stopped; the pool\'s /health says so
   };
   assert.equal((await fetch(`${pool.baseUrl}/ws/health`)).status, 200);
   assert.equal((await healthOf()).body.ws.reachable, true);
-  const ws = readPid('ws.pid');
   try {
-    process.kill(ws, 'SIGTERM');
-    await waitFor(() => !isAlive(ws), { timeoutMs: 20000, what: 'netgraph-ws to stop' });
+    assert.ok(await stopStackWs(), 'the stack runs netgraph-ws');
     const wsHealth = await fetch(`${pool.baseUrl}/ws/health`);
     assert.ok(wsHealth.status >= 500, `status ${wsHealth.status}`);
     const health = await healthOf();
@@ -208,11 +206,9 @@ test('/ws/health fails while netgraph-ws is stopped; the pool\'s /health says so
     assert.equal(health.body.status, 'ok');
     assert.equal(health.body.ws.reachable, false);
   } finally {
-    stackStart('ws');
+    // netgraph-ws listens again before it has reached Redis: /ws/health says so until it has.
+    await startStackWs({ url: pool.baseUrl });
   }
-  // netgraph-ws listens again before it has reached Redis: /ws/health says so until it has.
-  await waitFor(async () => (await fetch(`${pool.baseUrl}/ws/health`).catch(() => null))?.status === 200,
-    { timeoutMs: 30000, what: 'netgraph-ws back' });
   const body = await (await fetch(`${pool.baseUrl}/ws/health`)).json();
   assert.equal(body.status, 'ok');
   assert.equal(body.redis.connected, true);

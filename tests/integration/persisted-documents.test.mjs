@@ -5,15 +5,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { spawn, spawnSync } from 'node:child_process';
-import { openSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { graphqlUrl, isAlive, readPid, repo, runDir, stackStart, waitFor } from '../support/stack.mjs';
+import { graphqlUrl, runDir, waitFor } from '../support/stack.mjs';
 import { psql } from '../support/postgres.mjs';
 import { startPool } from '../support/pool.mjs';
 import { fastcgiRequest } from '../support/fastcgi.mjs';
 import { binDir, EX_CONFIG } from '../support/daemon.mjs';
-import { mentionsAny, networkUpdatedQuery, publishUntilReceived, RawSocket } from '../support/websocket.mjs';
+import {
+  mentionsAny, networkUpdatedQuery, publishUntilReceived, RawSocket, replaceStackWs,
+} from '../support/websocket.mjs';
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
@@ -278,34 +280,12 @@ test('WebSocket: a hash that is not the text\'s is refused as an invalid message
   assert.match(closed.reason, /Invalid message received/);
 });
 
-// netgraph-ws with the stack's settings and `overrides` in place of the stack's process, until the
-// test ends.
-async function replaceWs(t, overrides) {
-  const stackPid = readPid('ws.pid');
-  if (stackPid && isAlive(stackPid)) {
-    process.kill(stackPid, 'SIGTERM');
-    await waitFor(() => !isAlive(stackPid), { timeoutMs: 15000, what: 'netgraph-ws to stop' });
-  }
-  const binary = path.join(process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build'), 'bin', 'netgraph-ws');
-  const output = openSync(path.join(runDir, 'logs', 'ws-persisted.log'), 'w');
-  const child = spawn(binary, [], { env: { ...process.env, ...overrides }, stdio: ['ignore', output, output] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  t.after(async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
-    stackStart('ws');
-  });
-  await waitFor(async () => {
-    const probe = new RawSocket();
-    try { await probe.init(); await probe.close(); return true; } catch { return false; }
-  }, { timeoutMs: 20000, intervalMs: 200, what: 'netgraph-ws with a trusted manifest' });
-}
-
 test('WebSocket with a trusted manifest: listed documents run by hash or text, any other is refused', async (t) => {
   const trusted = freshDocument();
   const manifest = path.join(runDir, `trusted-ws-${randomUUID()}.json`);
   writeFileSync(manifest, JSON.stringify({ [sha256(trusted)]: trusted }));
-  await replaceWs(t, { NETGRAPH_TRUSTED_DOCUMENTS: manifest });
+  const ws = await replaceStackWs({ NETGRAPH_TRUSTED_DOCUMENTS: manifest }, { logName: 'ws-persisted.log' });
+  t.after(ws.stop);
   for (const protocol of PROTOCOLS) {
     const socket = new RawSocket(protocol.name);
     await socket.init({});

@@ -52,29 +52,44 @@ export function openUpdate(message, channel) {
   return payload;
 }
 
+// A connection to `redisUrl` that logs in as the URL says and then sends `commands` (RESP).
+function connect(redisUrl, commands) {
+  const { hostname, port } = new URL(redisUrl);
+  const socket = net.connect(Number(port || 6379), hostname || '127.0.0.1');
+  socket.write(loginCommands(redisUrl).text + commands);  // sent once connected
+  return socket;
+}
+
+// Calls `onReply` with each RESP value `socket` receives, in order, however its bytes are split;
+// when onReply returns false, the rest of that chunk is left unread.
+function onReplies(socket, onReply) {
+  let buffer = Buffer.alloc(0);
+  socket.on('data', (chunk) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+      const parsed = parse(buffer, 0);
+      if (!parsed) return;
+      buffer = buffer.subarray(parsed[1]);
+      if (onReply(parsed[0]) === false) return;
+    }
+  });
+}
+
 // PUBLISH `message` (as given: sign it first) on `channel` over a fresh connection to `redisUrl`;
 // resolves with the number of subscribers that received it, rejects with Redis's error.
 export function publishRaw(redisUrl, channel, message) {
-  const { hostname, port } = new URL(redisUrl);
-  const login = loginCommands(redisUrl);
+  const logins = loginCommands(redisUrl).replies;
   return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port || 6379), hostname || '127.0.0.1',
-      () => socket.write(login.text + respCommand('PUBLISH', channel, message)));
-    let buffer = Buffer.alloc(0);
+    const socket = connect(redisUrl, respCommand('PUBLISH', channel, message));
     const replies = [];
-    socket.on('data', (chunk) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      for (;;) {
-        const parsed = parse(buffer, 0);
-        if (!parsed) break;
-        buffer = buffer.subarray(parsed[1]);
-        replies.push(parsed[0]);
-      }
-      if (replies.length < login.replies + 1) return;
+    onReplies(socket, (reply) => {
+      replies.push(reply);
+      if (replies.length < logins + 1) return true;
       socket.end();
-      const failed = replies.find((reply) => reply instanceof RespError);
+      const failed = replies.find((r) => r instanceof RespError);
       if (failed) reject(new Error(`Redis answered ${failed.message}`));
-      else resolve(replies[login.replies]);
+      else resolve(replies[logins]);
+      return false;
     });
     socket.on('error', reject);
   });
@@ -115,31 +130,23 @@ function parse(buffer, offset) {
 // Subscribes to `channel` at `redisUrl`. Returns {messages, next(timeoutMs), close()}: messages
 // collects every message (as published: see openUpdate); next() resolves with the next one.
 export async function subscribe(redisUrl, channel) {
-  const { hostname, port } = new URL(redisUrl);
-  const socket = net.createConnection(Number(port), hostname);
+  const socket = connect(redisUrl, respCommand('SUBSCRIBE', channel));
   const messages = [];
   const waiters = [];
-  let buffer = Buffer.alloc(0);
   let subscribed;
   const ready = new Promise((resolve, reject) => { subscribed = resolve; socket.on('error', reject); });
-  socket.on('data', (data) => {
-    buffer = Buffer.concat([buffer, data]);
-    for (;;) {
-      const parsed = parse(buffer, 0);
-      if (!parsed) break;
-      buffer = buffer.subarray(parsed[1]);
-      if (parsed[0] instanceof RespError) { socket.destroy(parsed[0]); return; }
-      if (!Array.isArray(parsed[0])) continue;  // a login's +OK
-      const [kind, , payload] = parsed[0];
-      if (kind === 'subscribe') subscribed();
-      if (kind === 'message') {
-        messages.push(payload);
-        const waiter = waiters.shift();
-        if (waiter) waiter(payload);
-      }
+  onReplies(socket, (reply) => {
+    if (reply instanceof RespError) { socket.destroy(reply); return false; }
+    if (!Array.isArray(reply)) return true;  // a login's +OK
+    const [kind, , payload] = reply;
+    if (kind === 'subscribe') subscribed();
+    if (kind === 'message') {
+      messages.push(payload);
+      const waiter = waiters.shift();
+      if (waiter) waiter(payload);
     }
+    return true;
   });
-  socket.write(loginCommands(redisUrl).text + respCommand('SUBSCRIBE', channel));
   await ready;
   let consumed = 0;
   return {

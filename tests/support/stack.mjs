@@ -81,17 +81,29 @@ export function stackStart(component) {
   execFileSync(path.join(repo, 'scripts', 'stack'), ['start', component], { stdio: 'ignore', env: process.env });
 }
 
-// Stops the stack's netgraph-ws and starts it again, reading stack.env as it stands (see
-// stackSettings); resolves once it answers /ws/health, which it does once it has reached Redis.
-export async function restartStackWs() {
+// Stops the stack's netgraph-ws (SIGTERM) if it runs, and waits until it is gone; returns the pid it
+// stopped, or null when none ran.
+export async function stopStackWs() {
   const pid = readPid('ws.pid');
-  if (pid && isAlive(pid)) {
-    process.kill(pid, 'SIGTERM');
-    await waitFor(() => !isAlive(pid), { timeoutMs: 20000, what: 'netgraph-ws to stop' });
-  }
+  if (!pid || !isAlive(pid)) return null;
+  process.kill(pid, 'SIGTERM');
+  await waitFor(() => !isAlive(pid), { timeoutMs: 20000, what: 'netgraph-ws to stop' });
+  return pid;
+}
+
+// Starts the stack's netgraph-ws, reading stack.env as it stands (see stackSettings); resolves once
+// it answers /ws/health at `url` (the stack's nginx, or another one in front of it), which it does
+// once it has reached Redis.
+export async function startStackWs({ url = baseUrl } = {}) {
   stackStart('ws');
-  await waitFor(async () => (await fetch(`${baseUrl}/ws/health`).catch(() => null))?.status === 200,
+  await waitFor(async () => (await fetch(`${url}/ws/health`).catch(() => null))?.status === 200,
     { timeoutMs: 30000, intervalMs: 100, what: 'netgraph-ws back, with Redis' });
+}
+
+// Stops the stack's netgraph-ws and starts it again (stopStackWs, startStackWs).
+export async function restartStackWs() {
+  await stopStackWs();
+  await startStackWs();
 }
 
 // The stack's stack.env (what `scripts/stack reload` and the daemons read) as it stands now, for a

@@ -1,18 +1,18 @@
 // Helpers for the netgraph-ws end-to-end tests: WebSocket clients (raw `ws` sockets and the
 // graphql-ws client) through nginx, and Redis publishing and restarting. The stack's settings come
 // from the environment scripts/test exports (see stack.mjs).
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { publishRaw, signUpdate, updateSigningKey } from './redis.mjs';
-import { isAlive, readPid, runDir, waitFor, wsUrl } from './stack.mjs';
+import {
+  isAlive, readPid, repo, runDir, stackStart, startStackWs, stopStackWs, waitFor, wsUrl,
+} from './stack.mjs';
 
 export { wsUrl };
 export const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:56379');
-export const redisPort = Number(redisUrl.port || 6379);
-export const redisHost = redisUrl.hostname || '127.0.0.1';
 export const graphChannel = 'netgraph:graph';
 
 // The subscription most tests use.
@@ -155,6 +155,34 @@ export class RawSocket {
   close() { this.socket.close(1000); return this.closed; }
 }
 
+// Runs netgraph-ws with the stack's settings and `overrides` in place of the stack's own process
+// (stopped first), its output in logs/`logName`; resolves once it acknowledges a connection, to
+// {child, log, stop}: stop() ends it and brings the stack's own netgraph-ws back (startStackWs).
+export async function replaceStackWs(overrides, { logName = 'ws-replaced.log' } = {}) {
+  await stopStackWs();
+  const binary = path.join(process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build'), 'bin', 'netgraph-ws');
+  const log = path.join(runDir, 'logs', logName);
+  const output = openSync(log, 'w');
+  const child = spawn(binary, [], { env: { ...process.env, ...overrides }, stdio: ['ignore', output, output] });
+  closeSync(output);  // the child has its own copy
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    await startStackWs();
+  };
+  try {
+    await waitFor(async () => {
+      const probe = new RawSocket();
+      try { await probe.init(); await probe.close(); return true; } catch { return false; }
+    }, { timeoutMs: 20000, intervalMs: 200, what: `netgraph-ws with ${Object.keys(overrides).join(', ')}` });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, log, stop };
+}
+
 // Opens a raw graphql-transport-ws connection with `token` and resolves to what netgraph-ws made of
 // it: 'ack', or the close code.
 export async function connectionOutcome(token) {
@@ -218,19 +246,9 @@ export async function stopRedis() {
   await waitFor(() => !isAlive(pid), { timeoutMs: 10000, what: 'Redis to stop' });
 }
 
-// Starts the stack's Redis the way scripts/stack starts it (same command line), and waits until it
-// answers.
+// Starts the stack's Redis again (scripts/stack start redis), and waits until it takes a publish.
 export async function startRedis() {
-  const pidFile = path.join(runDir, 'redis.pid');
-  const logs = path.join(runDir, 'logs');
-  mkdirSync(path.join(runDir, 'redis'), { recursive: true });
-  mkdirSync(logs, { recursive: true });
-  execFileSync('redis-server', [
-    path.join(runDir, 'redis.conf'),  // requirepass: scripts/stack writes it
-    '--bind', '127.0.0.1', '--port', String(redisPort), '--daemonize', 'yes',
-    '--pidfile', pidFile, '--logfile', path.join(logs, 'redis.log'),
-    '--dir', path.join(runDir, 'redis'), '--save', '', '--appendonly', 'no',
-  ], { stdio: 'ignore' });
+  stackStart('redis');
   await waitFor(async () => {
     try { await publish('ping', 'netgraph:e2e-probe'); return true; } catch { return false; }
   }, { timeoutMs: 10000, what: 'Redis to answer again' });

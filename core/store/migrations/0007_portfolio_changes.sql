@@ -14,38 +14,35 @@ BEGIN
     FROM (SELECT DISTINCT u FROM unnest(user_ids) u WHERE u IS NOT NULL ORDER BY u) ids;
 END $$;
 
--- One function per event and table: a trigger with transition tables handles one event only.
-CREATE FUNCTION portfolio_rows_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A row's user, before and after the write. A trigger with transition tables handles one event only,
+-- so each table has a trigger per event, and the function reads only the tables its event has.
+CREATE FUNCTION portfolio_rows_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM notify_portfolios(ARRAY(SELECT user_id FROM new_rows));
-  RETURN NULL;
-END $$;
-CREATE FUNCTION portfolio_rows_updated() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM notify_portfolios(ARRAY(SELECT user_id FROM old_rows UNION SELECT user_id FROM new_rows));
-  RETURN NULL;
-END $$;
-CREATE FUNCTION portfolio_rows_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM notify_portfolios(ARRAY(SELECT user_id FROM old_rows));
+  IF TG_OP = 'INSERT' THEN
+    PERFORM notify_portfolios(ARRAY(SELECT user_id FROM new_rows));
+  ELSIF TG_OP = 'UPDATE' THEN
+    PERFORM notify_portfolios(ARRAY(SELECT user_id FROM old_rows UNION SELECT user_id FROM new_rows));
+  ELSE
+    PERFORM notify_portfolios(ARRAY(SELECT user_id FROM old_rows));
+  END IF;
   RETURN NULL;
 END $$;
 
 -- Vouchers and wallets name their user.
 CREATE TRIGGER vouchers_portfolio_insert AFTER INSERT ON vouchers
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_inserted();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_changed();
 CREATE TRIGGER vouchers_portfolio_update AFTER UPDATE ON vouchers
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_updated();
+  FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_changed();
 CREATE TRIGGER vouchers_portfolio_delete AFTER DELETE ON vouchers
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_deleted();
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_changed();
 CREATE TRIGGER wallets_portfolio_insert AFTER INSERT ON wallets
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_inserted();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_changed();
 CREATE TRIGGER wallets_portfolio_update AFTER UPDATE ON wallets
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_updated();
+  FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_changed();
 CREATE TRIGGER wallets_portfolio_delete AFTER DELETE ON wallets
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_deleted();
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION portfolio_rows_changed();
 
 -- A user row is its own user (the portfolio shows its email).
 CREATE FUNCTION users_portfolio_changed() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -6,10 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/crypto/base58.h"
@@ -99,6 +102,28 @@ class DomainStoreTest : public ::testing::Test {
   std::string VoucherStatus(std::int64_t id) {
     Result<store::Rows> rows = db_->Run(kVoucherStatus, {std::to_string(id)});
     return rows.ok() && !rows->empty() ? std::string(rows->Text(0, 0)) : "";
+  }
+
+  // Runs act(db, i) for each i below `count`, each on a thread and a connection of its own; they
+  // start together once every connection is open, so that they race in the database rather than
+  // in connecting. Returns when all have finished.
+  void RunConcurrently(int count, const std::function<void(store::Connection&, int)>& act) {
+    std::atomic<int> connected{0};
+    std::atomic<bool> go{false};
+    std::vector<std::thread> threads;
+    for (int i = 0; i < count; ++i) {
+      threads.emplace_back([&, i] {
+        store::Connection db(url_);
+        Status opened = db.EnsureConnected();
+        EXPECT_TRUE(opened.ok()) << opened.message();
+        ++connected;
+        while (!go) std::this_thread::yield();
+        if (opened.ok()) act(db, i);
+      });
+    }
+    while (connected < count) std::this_thread::yield();
+    go = true;
+    for (std::thread& t : threads) t.join();
   }
 
   TestDatabase* server_ = nullptr;

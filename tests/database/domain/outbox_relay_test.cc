@@ -28,15 +28,10 @@ store::RedisAddress UnixSocketAddress(const std::string& path) {
 TEST_F(DomainStoreTest, OutboxSequencesAreGapFreeInCommitOrder) {
   // Concurrent graph changes: every id is taken exactly once and ids match commit order.
   constexpr int kWriters = 10;
-  std::vector<std::thread> threads;
-  for (int i = 0; i < kWriters; ++i) {
-    threads.emplace_back([&, i] {
-      store::Connection db(url_);
-      const std::string id = "node-" + std::to_string(i);
-      EXPECT_TRUE(ImportGraph(db, R"({"nodes": [{"id": ")" + id + R"(", "type": "T"}]})").ok());
-    });
-  }
-  for (std::thread& t : threads) t.join();
+  RunConcurrently(kWriters, [](store::Connection& db, int i) {
+    const std::string id = "node-" + std::to_string(i);
+    EXPECT_TRUE(ImportGraph(db, R"({"nodes": [{"id": ")" + id + R"(", "type": "T"}]})").ok());
+  });
   std::vector<nlohmann::json> updates = OutboxPayloads();
   ASSERT_EQ(updates.size(), static_cast<std::size_t>(kWriters));
   for (int i = 0; i < kWriters; ++i)

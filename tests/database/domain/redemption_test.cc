@@ -1,7 +1,7 @@
 // Redeeming vouchers: the credit, refusals, races (core/domain/redemption.h).
 #include "tests/database/domain/domain_store_test.h"
 
-#include <thread>
+#include <atomic>
 
 #include "core/crypto/elgamal.h"
 #include "core/crypto/elgamal_decryptor.h"
@@ -111,25 +111,16 @@ TEST_F(DomainStoreTest, ConcurrentRedemptionsOfAWalletTakeEachVoucherOnce) {
       crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
   constexpr int kRedeemers = 20;
   std::atomic<int> succeeded{0}, empty{0};
-  std::atomic<bool> go{false};
   std::atomic<long long> credited{0};
-  std::vector<std::thread> threads;
-  for (int i = 0; i < kRedeemers; ++i) {
-    threads.emplace_back([&] {
-      store::Connection db(url_);
-      ASSERT_TRUE(db.EnsureConnected().ok());
-      while (!go) std::this_thread::yield();
-      Outcome<Redemption> r = RedeemVouchers(db, ledger.get(), alice, wallet, key);
-      if (r.ok()) {
-        ++succeeded;
-        credited += static_cast<long long>(r->amount * 100);
-      } else if (r.failure() == Failure::kNoClaimedVouchers) {
-        ++empty;
-      }
-    });
-  }
-  go = true;
-  for (std::thread& t : threads) t.join();
+  RunConcurrently(kRedeemers, [&](store::Connection& db, int) {
+    Outcome<Redemption> r = RedeemVouchers(db, ledger.get(), alice, wallet, key);
+    if (r.ok()) {
+      ++succeeded;
+      credited += static_cast<long long>(r->amount * 100);
+    } else if (r.failure() == Failure::kNoClaimedVouchers) {
+      ++empty;
+    }
+  });
   EXPECT_EQ(succeeded, 1);
   EXPECT_EQ(empty, kRedeemers - 1);
   EXPECT_EQ(credited, 1500);

@@ -2,7 +2,6 @@
 #include "tests/database/domain/domain_store_test.h"
 
 #include <atomic>
-#include <thread>
 
 #include "core/domain/portfolio.h"
 #include "core/store/graph.h"
@@ -126,26 +125,17 @@ TEST_F(DomainStoreTest, ExactlyOneOfManyConcurrentClaimsWins) {
   std::vector<User> users;
   for (int i = 0; i < kClaimants; ++i) users.push_back(NewUser("did:race:" + std::to_string(i)));
   std::atomic<int> won{0}, lost{0}, other{0};
-  std::atomic<bool> go{false};
-  std::vector<std::thread> threads;
-  for (int i = 0; i < kClaimants; ++i) {
-    threads.emplace_back([&, i] {
-      store::Connection db(url_);
-      ASSERT_TRUE(db.EnsureConnected().ok());
-      while (!go) std::this_thread::yield();
-      Outcome<Voucher> claimed =
-          ClaimVoucher(db, ClaimPolicy{}, users[static_cast<std::size_t>(i)], code, RandomWallet());
-      if (claimed.ok()) {
-        ++won;
-      } else if (claimed.failure() == Failure::kVoucherNotFound) {
-        ++lost;
-      } else {
-        ++other;
-      }
-    });
-  }
-  go = true;
-  for (std::thread& t : threads) t.join();
+  RunConcurrently(kClaimants, [&](store::Connection& db, int i) {
+    Outcome<Voucher> claimed =
+        ClaimVoucher(db, ClaimPolicy{}, users[static_cast<std::size_t>(i)], code, RandomWallet());
+    if (claimed.ok()) {
+      ++won;
+    } else if (claimed.failure() == Failure::kVoucherNotFound) {
+      ++lost;
+    } else {
+      ++other;
+    }
+  });
   EXPECT_EQ(won, 1);
   EXPECT_EQ(lost, kClaimants - 1);
   EXPECT_EQ(other, 0);

@@ -30,17 +30,19 @@ AuthConfig AnyIssuerAudience() {
 class KeyLoadingTest : public ::testing::Test {
  protected:
   std::string CreateErrorWithPem(std::string_view pem, JwtAlgorithm algorithm) {
-    AuthConfig config = AnyIssuerAudience();
-    config.algorithm = algorithm;
-    config.public_key_file = dir_.Write("key.pem", pem);
-    Result<TokenVerifier> verifier = TokenVerifier::Create(config);
-    EXPECT_FALSE(verifier.ok());
-    return verifier.status().message();
+    return CreateError(&AuthConfig::public_key_file, "key.pem", pem, algorithm);
   }
   std::string CreateErrorWithJwks(std::string_view jwks, JwtAlgorithm algorithm) {
+    return CreateError(&AuthConfig::jwks_file, "jwks.json", jwks, algorithm);
+  }
+
+  // Why TokenVerifier::Create refuses `algorithm` with `text` written to `name` and set as the
+  // configuration's `file`.
+  std::string CreateError(std::string AuthConfig::*file, const std::string& name,
+                          std::string_view text, JwtAlgorithm algorithm) {
     AuthConfig config = AnyIssuerAudience();
     config.algorithm = algorithm;
-    config.jwks_file = dir_.Write("jwks.json", jwks);
+    config.*file = dir_.Write(name, text);
     Result<TokenVerifier> verifier = TokenVerifier::Create(config);
     EXPECT_FALSE(verifier.ok());
     return verifier.status().message();

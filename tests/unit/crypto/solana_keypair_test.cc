@@ -11,6 +11,7 @@
 
 #include "core/crypto/hex.h"
 #include "test_bytes.h"
+#include "tests/support/temp_dir.h"
 
 namespace netgraph::crypto {
 namespace {
@@ -25,20 +26,6 @@ constexpr std::string_view kKeypairJson =
     "[157,97,177,157,239,253,90,96,186,132,74,244,146,236,44,196,68,73,197,105,123,50,105,25,112,"
     "59,172,3,28,174,127,96,215,90,152,1,130,177,10,183,213,75,254,211,201,100,7,58,14,225,114,243,"
     "218,166,35,37,175,2,26,104,247,7,81,26]";
-
-class TempPath {
- public:
-  explicit TempPath(const std::string& name)
-      : path_(std::filesystem::path(::testing::TempDir()) /
-              (name + "-" + std::to_string(::getpid()) + ".json")) {
-    std::filesystem::remove(path_);
-  }
-  ~TempPath() { std::filesystem::remove(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 TEST(SolanaKeypairTest, WritesSeedThenPublicKey) {
   Result<Ed25519Keypair> keypair = Ed25519Keypair::FromSeed(FromHex<32>(kSeedHex));
@@ -81,68 +68,73 @@ TEST(SolanaKeypairTest, RejectsAPublicKeyThatDoesNotMatchTheSeed) {
 }
 
 TEST(SolanaKeypairTest, FileRoundTripIsPrivateAndNeverOverwritten) {
-  TempPath file("keypair");
+  testing::TempDir dir("netgraph-keypair");
+  const std::filesystem::path file = dir.path() / "keypair.json";
   Result<Ed25519Keypair> keypair = Ed25519Keypair::Generate();
   ASSERT_TRUE(keypair.ok());
-  ASSERT_TRUE(WriteSolanaKeypairFile(file.path(), *keypair).ok());
-  EXPECT_EQ(std::filesystem::status(file.path()).permissions() & std::filesystem::perms::all,
+  ASSERT_TRUE(WriteSolanaKeypairFile(file, *keypair).ok());
+  EXPECT_EQ(std::filesystem::status(file).permissions() & std::filesystem::perms::all,
             std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
-  Result<Ed25519Keypair> read = ReadSolanaKeypairFile(file.path());
+  Result<Ed25519Keypair> read = ReadSolanaKeypairFile(file);
   ASSERT_TRUE(read.ok()) << read.status().message();
   EXPECT_EQ(read->public_key(), keypair->public_key());
 
   Result<Ed25519Keypair> other = Ed25519Keypair::Generate();
-  EXPECT_FALSE(WriteSolanaKeypairFile(file.path(), *other).ok());
-  EXPECT_EQ(ReadSolanaKeypairFile(file.path())->public_key(), keypair->public_key());
+  EXPECT_FALSE(WriteSolanaKeypairFile(file, *other).ok());
+  EXPECT_EQ(ReadSolanaKeypairFile(file)->public_key(), keypair->public_key());
 }
 
 TEST(SolanaKeypairTest, ReadErrorsNameTheFile) {
-  TempPath file("missing");
-  Result<Ed25519Keypair> missing = ReadSolanaKeypairFile(file.path());
+  testing::TempDir dir("netgraph-keypair");
+  const std::filesystem::path file = dir.path() / "missing.json";
+  Result<Ed25519Keypair> missing = ReadSolanaKeypairFile(file);
   ASSERT_FALSE(missing.ok());
-  EXPECT_THAT(missing.status().message(), HasSubstr(file.path().string()));
-  std::ofstream(file.path()) << "[1,2]";
-  ASSERT_EQ(::chmod(file.path().c_str(), 0600), 0);  // rewriting below keeps the mode
-  EXPECT_THAT(ReadSolanaKeypairFile(file.path()).status().message(), HasSubstr("64 numbers"));
-  std::ofstream(file.path()) << std::string(5000, ' ');
-  EXPECT_THAT(ReadSolanaKeypairFile(file.path()).status().message(), HasSubstr("too large"));
+  EXPECT_THAT(missing.status().message(), HasSubstr(file.string()));
+  std::ofstream(file) << "[1,2]";
+  ASSERT_EQ(::chmod(file.c_str(), 0600), 0);  // rewriting below keeps the mode
+  EXPECT_THAT(ReadSolanaKeypairFile(file).status().message(), HasSubstr("64 numbers"));
+  std::ofstream(file) << std::string(5000, ' ');
+  EXPECT_THAT(ReadSolanaKeypairFile(file).status().message(), HasSubstr("too large"));
 }
 
 TEST(SolanaKeypairTest, RefusesFilesOthersCanReadLikeSsh) {
-  TempPath file("shared");
+  testing::TempDir dir("netgraph-keypair");
+  const std::filesystem::path file = dir.path() / "shared.json";
   Result<Ed25519Keypair> keypair = Ed25519Keypair::Generate();
-  ASSERT_TRUE(WriteSolanaKeypairFile(file.path(), *keypair).ok());
+  ASSERT_TRUE(WriteSolanaKeypairFile(file, *keypair).ok());
   for (mode_t mode : {0644, 0640, 0604, 0620}) {
-    ASSERT_EQ(::chmod(file.path().c_str(), mode), 0);
-    Result<Ed25519Keypair> read = ReadSolanaKeypairFile(file.path());
+    ASSERT_EQ(::chmod(file.c_str(), mode), 0);
+    Result<Ed25519Keypair> read = ReadSolanaKeypairFile(file);
     ASSERT_FALSE(read.ok()) << std::oct << mode;
-    EXPECT_THAT(read.status().message(), HasSubstr(file.path().string()));
+    EXPECT_THAT(read.status().message(), HasSubstr(file.string()));
     EXPECT_THAT(read.status().message(), HasSubstr("accessible by group or others"));
     EXPECT_THAT(read.status().message(), HasSubstr("chmod 600"));
   }
-  ASSERT_EQ(::chmod(file.path().c_str(), 0400), 0);
-  EXPECT_TRUE(ReadSolanaKeypairFile(file.path()).ok());
+  ASSERT_EQ(::chmod(file.c_str(), 0400), 0);
+  EXPECT_TRUE(ReadSolanaKeypairFile(file).ok());
 }
 
 TEST(SolanaKeypairTest, RefusesFilesOwnedByAnotherUser) {
-  TempPath file("foreign");
+  testing::TempDir dir("netgraph-keypair");
+  const std::filesystem::path file = dir.path() / "foreign.json";
   Result<Ed25519Keypair> keypair = Ed25519Keypair::Generate();
-  ASSERT_TRUE(WriteSolanaKeypairFile(file.path(), *keypair).ok());
+  ASSERT_TRUE(WriteSolanaKeypairFile(file, *keypair).ok());
   const uid_t other = ::geteuid() == 65534 ? 65533 : 65534;
-  if (::chown(file.path().c_str(), other, static_cast<gid_t>(-1)) != 0) {
+  if (::chown(file.c_str(), other, static_cast<gid_t>(-1)) != 0) {
     GTEST_SKIP() << "only root can give a file to another user";
   }
-  Result<Ed25519Keypair> read = ReadSolanaKeypairFile(file.path());
+  Result<Ed25519Keypair> read = ReadSolanaKeypairFile(file);
   ASSERT_FALSE(read.ok());
   EXPECT_THAT(read.status().message(), HasSubstr("is owned by uid " + std::to_string(other)));
 }
 
 TEST(SolanaKeypairTest, DevelopmentKeyIsCreatedOnceThenReused) {
-  TempPath file("dev-treasury");
-  Result<Ed25519Keypair> first = ReadOrCreateSolanaKeypairFile(file.path());
+  testing::TempDir dir("netgraph-keypair");
+  const std::filesystem::path file = dir.path() / "dev-treasury.json";
+  Result<Ed25519Keypair> first = ReadOrCreateSolanaKeypairFile(file);
   ASSERT_TRUE(first.ok()) << first.status().message();
-  ASSERT_TRUE(std::filesystem::exists(file.path()));
-  Result<Ed25519Keypair> second = ReadOrCreateSolanaKeypairFile(file.path());
+  ASSERT_TRUE(std::filesystem::exists(file));
+  Result<Ed25519Keypair> second = ReadOrCreateSolanaKeypairFile(file);
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(second->public_key(), first->public_key());
   // A signature by the reloaded key verifies under the first one's public key.

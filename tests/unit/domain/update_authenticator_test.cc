@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
-#include <cstdio>
-#include <fstream>
 #include <optional>
 #include <string>
+
+#include "tests/support/temp_dir.h"
 
 namespace netgraph::domain {
 namespace {
@@ -81,13 +81,11 @@ TEST(UpdateAuthenticatorTest, TheSettingIsRequiredAndTheKeyChecked) {
   value = "/nonexistent/update-signing.key";
   EXPECT_FALSE(UpdateAuthenticator::FromEnvironment(env).ok());
 
-  const std::string path = ::testing::TempDir() + "/update-signing.key";
-  std::ofstream(path) << kKey << "\n";
-  value = path;
+  testing::TempDir dir("netgraph-update-key");
+  value = dir.Write("update-signing.key", kKey + "\n");
   Result<UpdateAuthenticator> from_file = UpdateAuthenticator::FromEnvironment(env);
   ASSERT_TRUE(from_file.ok()) << from_file.status().message();
   EXPECT_EQ(from_file->Seal(kChannel, "{}"), Authenticator().Seal(kChannel, "{}"));
-  std::remove(path.c_str());
 
   EXPECT_FALSE(UpdateAuthenticator::FromHexKey(std::string(62, 'a')).ok()) << "under 32 bytes";
   EXPECT_FALSE(UpdateAuthenticator::FromHexKey(std::string(65, 'a')).ok()) << "odd length";

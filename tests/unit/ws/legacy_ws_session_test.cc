@@ -1,35 +1,23 @@
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 
-#include "tests/unit/ws/fakes.h"
+#include "tests/unit/ws/session_fixture.h"
 #include "ws/session.h"
 
 namespace netgraph::ws {
 namespace {
 
-using testing::FakeBackend;
-using testing::FakePeer;
 using testing::Shared;
 
-class LegacyWsSessionTest : public ::testing::Test {
+class LegacyWsSessionTest : public ::testing::Test, protected testing::SessionFixture {
  protected:
-  void SetUp() override {
-    session_ = Session::Create(Subprotocol::kGraphqlWs, peer_, backend_, options_, "");
-    session_->Open();
-  }
-  void Receive(const std::string& text) { session_->OnMessage(text); }
+  void SetUp() override { Open(Subprotocol::kGraphqlWs); }
   void Initialise() {
     Receive(R"({"type":"connection_init","payload":{}})");
     ASSERT_FALSE(peer_.closed);
     peer_.Clear();
   }
-
-  Options options_;
-  FakePeer peer_;
-  FakeBackend backend_;
-  std::unique_ptr<Session> session_;
 };
 
 TEST_F(LegacyWsSessionTest, InitIsAcknowledgedThenKeptAlive) {

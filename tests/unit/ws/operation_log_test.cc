@@ -3,19 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <memory>
 #include <regex>
 #include <string>
 
-#include "tests/unit/ws/fakes.h"
+#include "tests/unit/ws/session_fixture.h"
 #include "ws/session.h"
 
 namespace netgraph::ws {
 namespace {
 
 using std::chrono::milliseconds;
-using testing::FakeBackend;
-using testing::FakePeer;
 
 constexpr char kToken[] = "Bearer short-lived";
 
@@ -23,31 +20,18 @@ bool IsSpanId(const std::string& text) {
   return std::regex_match(text, std::regex("[0-9a-f]{16}")) && text != std::string(16, '0');
 }
 
-class OperationLogTest : public ::testing::TestWithParam<Subprotocol> {
+class OperationLogTest : public ::testing::TestWithParam<Subprotocol>,
+                         protected testing::SessionFixture {
  protected:
   void SetUp() override {
     options_.operations_per_second = 1;
     options_.operations_burst = 4;
     backend_.expiry[kToken] = backend_.now + std::chrono::seconds(5);
-    session_ = Session::Create(GetParam(), peer_, backend_, options_, "");
-    session_->Open();
-  }
-  void Receive(const std::string& text) { session_->OnMessage(text); }
-  void Initialise(const std::string& authorization) {
-    Receive(R"({"type":"connection_init","payload":{"Authorization":")" + authorization + R"("}})");
-    ASSERT_FALSE(peer_.closed);
+    Open(GetParam());
   }
   void Operate(const std::string& id, const std::string& query) {
-    const char* type = GetParam() == Subprotocol::kGraphqlWs ? "start" : "subscribe";
-    Receive(nlohmann::json{
-        {"type", type}, {"id", id}, {"payload", {{"query", query}, {"operationName", "Named"}}}}
-                .dump());
+    Start(id, {{"query", query}, {"operationName", "Named"}});
   }
-
-  Options options_;
-  FakePeer peer_;
-  FakeBackend backend_;
-  std::unique_ptr<Session> session_;
 };
 
 TEST_P(OperationLogTest, EachOperationIsLoggedWithASpanOfItsOwn) {
@@ -107,7 +91,7 @@ TEST_P(OperationLogTest, AStoppedOperationLogsNothingLater) {
   backend_.results["{ a }"] = {StartResult::Kind::kPending, {}};
   Initialise("");
   Operate("q", "{ a }");
-  const char* stop = GetParam() == Subprotocol::kGraphqlWs ? "stop" : "complete";
+  const char* stop = legacy() ? "stop" : "complete";
   Receive(nlohmann::json{{"type", stop}, {"id", "q"}}.dump());
   session_->OnResult("q", {StartResult::Kind::kResult, {true, R"({"a":1})", {}}});
   EXPECT_TRUE(peer_.logged.empty());

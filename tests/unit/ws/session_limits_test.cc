@@ -3,10 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <memory>
 #include <string>
 
-#include "tests/unit/ws/fakes.h"
+#include "tests/unit/ws/session_fixture.h"
 #include "ws/session.h"
 
 namespace netgraph::ws {
@@ -14,8 +13,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-using testing::FakeBackend;
-using testing::FakePeer;
 using testing::Shared;
 
 constexpr char kToken[] = "Bearer short-lived";
@@ -36,26 +33,21 @@ TEST(TokenBucketTest, AllowsTheBurstThenTheRate) {
 }
 
 // Each test runs for both protocols.
-class SessionLimitsTest : public ::testing::TestWithParam<Subprotocol> {
+class SessionLimitsTest : public ::testing::TestWithParam<Subprotocol>,
+                          protected testing::SessionFixture {
  protected:
   void SetUp() override {
     options_.operations_per_second = 2;
     options_.operations_burst = 5;
     backend_.expiry[kToken] = backend_.now + seconds(5);
-    session_ = Session::Create(GetParam(), peer_, backend_, options_, "");
-    session_->Open();
+    Open(GetParam());
   }
-  bool legacy() const { return GetParam() == Subprotocol::kGraphqlWs; }
-  void Receive(const std::string& text) { session_->OnMessage(text); }
+  // Initialised, and what that sent cleared.
   void Initialise(const std::string& authorization) {
-    Receive(R"({"type":"connection_init","payload":{"Authorization":")" + authorization + R"("}})");
-    ASSERT_FALSE(peer_.closed);
+    SessionFixture::Initialise(authorization);
     peer_.Clear();
   }
-  void Operate(const std::string& id, const std::string& query) {
-    const char* type = legacy() ? "start" : "subscribe";
-    Receive(nlohmann::json{{"type", type}, {"id", id}, {"payload", {{"query", query}}}}.dump());
-  }
+  void Operate(const std::string& id, const std::string& query) { Start(id, {{"query", query}}); }
   // Closed with `code` and `reason`; the legacy protocol says why in a connection_error first.
   void ExpectClosed(int code, const std::string& reason) {
     EXPECT_TRUE(peer_.closed);
@@ -67,11 +59,6 @@ class SessionLimitsTest : public ::testing::TestWithParam<Subprotocol> {
                 (nlohmann::json{{"type", "connection_error"}, {"payload", {{"message", reason}}}}));
     }
   }
-
-  Options options_;
-  FakePeer peer_;
-  FakeBackend backend_;
-  std::unique_ptr<Session> session_;
 };
 
 TEST_P(SessionLimitsTest, TheTimerIsSetForTheTokensExpiry) {

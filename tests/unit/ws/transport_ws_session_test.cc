@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/api/operation_request.h"
-#include "tests/unit/ws/fakes.h"
+#include "tests/unit/ws/session_fixture.h"
 #include "ws/session.h"
 
 namespace netgraph::ws {
@@ -14,18 +14,15 @@ using testing::FakeBackend;
 using testing::FakePeer;
 using testing::Shared;
 
-class TransportWsSessionTest : public ::testing::Test {
+class TransportWsSessionTest : public ::testing::Test, protected testing::SessionFixture {
  protected:
   void SetUp() override {
     options_.max_operations = 3;
-    Open("");
+    Open();
   }
-  void Open(std::string upgrade_authorization) {
-    session_ = Session::Create(Subprotocol::kGraphqlTransportWs, peer_, backend_, options_,
-                               std::move(upgrade_authorization));
-    session_->Open();
+  void Open(std::string upgrade_authorization = "") {
+    SessionFixture::Open(Subprotocol::kGraphqlTransportWs, std::move(upgrade_authorization));
   }
-  void Receive(const std::string& text) { session_->OnMessage(text); }
   void Acknowledge() {
     Receive(R"({"type":"connection_init"})");
     ASSERT_FALSE(peer_.closed);
@@ -41,11 +38,6 @@ class TransportWsSessionTest : public ::testing::Test {
     EXPECT_TRUE(peer_.closed);
     EXPECT_EQ(peer_.close_code, 4400);
   }
-
-  Options options_;
-  FakePeer peer_;
-  FakeBackend backend_;
-  std::unique_ptr<Session> session_;
 };
 
 TEST_F(TransportWsSessionTest, OpeningArmsTheInitialisationTimer) {
