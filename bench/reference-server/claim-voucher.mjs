@@ -58,6 +58,15 @@ export const statements = {
     name: 'vouchers_find_by_code',
     text: `SELECT ${voucherColumns} FROM vouchers WHERE code = $1`,
   },
+  graphHolds: {
+    name: 'graph_holds',
+    text: "SELECT (SELECT count(*) FROM jsonb_array_elements($1::jsonb) AS e(node) " +
+      "JOIN graph_nodes n ON n.id = e.node->>'id' AND n.type = e.node->>'type' " +
+      "AND to_jsonb(n.labels) = e.node->'labels') = jsonb_array_length($1::jsonb) " +
+      'AND (SELECT count(*) FROM jsonb_array_elements($2::jsonb) AS e(link) ' +
+      "JOIN graph_links l ON l.source = e.link->>'source' AND l.target = e.link->>'target' " +
+      "AND l.type = e.link->>'type') = jsonb_array_length($2::jsonb) AS holds",
+  },
   graphWrite: {
     name: 'graph_write',
     text: "WITH nodes_in AS (SELECT DISTINCT ON (e.node->>'id') e.node->>'id' AS id, " +
@@ -174,12 +183,15 @@ function voucherFromRow(row, decimals) {
   };
 }
 
-// core/domain/graph_change.cc: writes the nodes and links in one statement (core/store/graph.cc,
-// again when a concurrent transaction inserted some of the nodes meanwhile); when any changed,
-// appends the NetworkUpdate to the outbox under the next sequence number.
+// core/domain/graph_change.cc: nothing when the graph already holds the nodes and links as given;
+// otherwise writes them in one statement (core/store/graph.cc, again when a concurrent transaction
+// inserted some of the nodes meanwhile) and, when any changed, appends the NetworkUpdate to the
+// outbox under the next sequence number.
 async function writeGraphChange(client, nodes, links) {
   let changedAt = null;
   const params = [JSON.stringify(nodes), JSON.stringify(links)];
+  const { rows: [[holds]] } = await run(client, statements.graphHolds, params);
+  if (holds) return;
   for (let attempt = 0; attempt < 2; attempt++) {
     const { rows: [[at, raced]] } = await run(client, statements.graphWrite, params);
     if (at !== null && (changedAt === null || BigInt(at) > changedAt)) changedAt = BigInt(at);

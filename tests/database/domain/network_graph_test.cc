@@ -203,5 +203,37 @@ TEST_F(DomainStoreTest, AGraphChangeNamingANodeTwiceWritesItsLastForm) {
   EXPECT_FALSE(again->has_value()) << "nothing differs";
 }
 
+// A change is skipped only when the graph holds every one of its rows exactly as given
+// (core/store/graph.cc, graph_holds): each near miss below is written.
+TEST_F(DomainStoreTest, AGraphChangeDifferingInAnyOneRowIsWritten) {
+  const std::vector<store::NodeRow> stored = {{"p", "T", {"a", "b"}, 0}, {"q", "T", {}, 0}};
+  const std::vector<store::LinkRow> link = {{"p", "q", "L", 0}};
+  ASSERT_TRUE(store::WriteGraph(*db_, stored, link).ok());
+  const auto written = [&](const std::vector<store::NodeRow>& nodes,
+                           const std::vector<store::LinkRow>& links) {
+    Result<std::optional<std::int64_t>> changed = store::WriteGraph(*db_, nodes, links);
+    EXPECT_TRUE(changed.ok()) << changed.status().message();
+    return changed.ok() && changed->has_value();
+  };
+  EXPECT_FALSE(written(stored, link)) << "the graph holds it all";
+  EXPECT_FALSE(written({{"q", "T", {}, 0}}, {})) << "a part of what the graph holds";
+  EXPECT_FALSE(written({stored[0], stored[0]}, {link[0], link[0]})) << "rows named twice alike";
+
+  EXPECT_TRUE(written({{"p", "T", {"a", "b"}, 0}, {"q", "T", {}, 0}}, {{"q", "p", "L", 0}}))
+      << "a new link between stored nodes";
+  EXPECT_TRUE(written({{"p", "T", {"b", "a"}, 0}}, {})) << "labels in another order";
+  Result<store::Rows> labels = db_->Run(kNodeLabels, {"p"});
+  ASSERT_TRUE(labels.ok() && !labels->empty());
+  EXPECT_EQ(labels->Text(0, 0), R"(["b","a"])");
+  EXPECT_TRUE(written({{"p", "T", {"b"}, 0}}, {})) << "a label fewer";
+  EXPECT_TRUE(written({{"p", "U", {"b"}, 0}}, {})) << "another type";
+  EXPECT_TRUE(written({{"q", "T", {}, 0}, {"q", "T", {"x"}, 0}}, {}))
+      << "named twice, the graph holding the first form";
+  labels = db_->Run(kNodeLabels, {"q"});
+  ASSERT_TRUE(labels.ok() && !labels->empty());
+  EXPECT_EQ(labels->Text(0, 0), R"(["x"])") << "the last form is stored";
+  EXPECT_TRUE(written({{"r", "T", {}, 0}}, {})) << "a new node";
+}
+
 }  // namespace
 }  // namespace netgraph::domain
