@@ -25,12 +25,7 @@ export const statements = {
       'ON CONFLICT (idp_did) DO UPDATE SET email = COALESCE(EXCLUDED.email, users.email) ' +
       'RETURNING id, idp_did, email, is_admin, public_id',
   },
-  usersLock: { name: 'users_lock', text: 'SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE' },
-  claimFailuresCount: {
-    name: 'claim_failures_count',
-    text: 'SELECT count(*) FROM claim_failures ' +
-      'WHERE user_id = $1 AND failed_at > now() - make_interval(secs => $2::bigint)',
-  },
+  claimantLock: { name: 'claimant_lock', text: 'SELECT lock_claimant($1, $2)' },
   claimFailuresPrune: {
     name: 'claim_failures_prune',
     text: 'DELETE FROM claim_failures ' +
@@ -255,8 +250,7 @@ async function attemptClaim(client, user, codeText, wallet) {
 }
 
 async function claimInTransaction(client, user, code, wallet) {
-  await run(client, statements.usersLock, [user.id]);
-  const { rows: [[failures]] } = await run(client, statements.claimFailuresCount, [user.id, policy.windowSeconds]);
+  const { rows: [[failures]] } = await run(client, statements.claimantLock, [user.id, policy.windowSeconds]);
   if (Number(failures) >= policy.maxFailures) return { refusal: refusals.tooMany };
   await client.query(savepoint);
   const outcome = await attemptClaim(client, user, code, wallet);

@@ -34,6 +34,9 @@ inline constexpr store::Statement kOutboxRows{
     "ORDER BY id"};
 inline constexpr store::Statement kVoucherStatus{"test_voucher_status",
                                                  "SELECT status FROM vouchers WHERE id = $1"};
+// For a test that lets one transaction wait for another's lock before it goes on.
+inline constexpr store::Statement kWaitingForALock{
+    "test_waiting_for_a_lock", "SELECT count(*) FROM pg_locks WHERE NOT granted"};
 
 inline std::string RandomWallet() {
   Result<crypto::Ed25519Keypair> keypair = crypto::Ed25519Keypair::Generate();

@@ -135,8 +135,6 @@ constexpr store::Statement kLockNodeNoWait{
     "test_lock_node_nowait", "SELECT id FROM graph_nodes WHERE id = $1 FOR UPDATE NOWAIT"};
 constexpr store::Statement kNodeLabels{
     "test_node_labels", "SELECT to_json(labels)::text FROM graph_nodes WHERE id = $1"};
-constexpr store::Statement kWaitingForALock{"test_waiting_for_a_lock",
-                                            "SELECT count(*) FROM pg_locks WHERE NOT granted"};
 constexpr store::Statement kInsertNode{
     "test_insert_node", "INSERT INTO graph_nodes (id, type, labels) VALUES ($1, 'T', ARRAY[$2])"};
 
