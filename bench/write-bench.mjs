@@ -239,7 +239,7 @@ function claimScript() {
     sql(s.walletsInsert, 'wallet', 'user_id'),
     sql(s.walletsFindForKeyShare, 'wallet'),
     sql(s.vouchersClaim, 'code', 'user_id', 'wallet'),
-    `${sql(s.graphHolds, 'nodes', 'links').slice(0, -1)} \\gset`,
+    `${sql(s.graphHolds, 'nodes', 'links').slice(0, -1)}\\gset`,
     '\\if :holds',
     '\\else',
     sql(s.graphWrite, 'nodes', 'links'),
