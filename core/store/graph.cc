@@ -43,9 +43,9 @@ constexpr Statement kWriteGraph{
 // Whether the graph already holds every node of a change as given (its type, and its labels in
 // order) and every link: then kWriteGraph would write nothing, and a claim to a known wallet (the
 // common write) is spared it. Read-only and without the data-modifying CTEs, whose set-up is most
-// of kWriteGraph's cost (docs/benchmarks.md, "graph_write for a claim that changes nothing"). A
-// node named twice in different forms never holds (one form differs from the row), so kWriteGraph
-// then applies its last form.
+// of kWriteGraph's cost (docs/benchmarks.md, "Issue 27 item 2: the graph check, one lock
+// statement"). A node named twice in different forms never holds (one form differs from the row),
+// so kWriteGraph then applies its last form.
 constexpr Statement kGraphHolds{
     "graph_holds",
     "SELECT (SELECT count(*) FROM jsonb_array_elements($1::jsonb) AS e(node) "
