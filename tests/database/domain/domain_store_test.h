@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/crypto/base58.h"
@@ -97,6 +99,16 @@ class DomainStoreTest : public ::testing::Test {
       payloads.push_back(nlohmann::json::parse(rows->Text(i, 1)));
     }
     return payloads;
+  }
+
+  // Waits until a transaction waits for another's lock (at most 10 s); false when none did.
+  bool AwaitALockWaiter() {
+    for (int i = 0; i < 500; ++i) {
+      Result<store::Rows> waiting = db_->Run(kWaitingForALock);
+      if (waiting.ok() && waiting->Int(0, 0) > 0) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
   }
 
   std::string VoucherStatus(std::int64_t id) {

@@ -171,12 +171,7 @@ TEST_F(DomainStoreTest, AGraphChangeRacingAnInsertOfItsNodeStillAppliesItsLabels
     store::Connection db(url_);
     b_changed = store::WriteGraph(db, {{"x", "T", {"from-b"}, 0}}, {});
   });
-  for (int i = 0; i < 500; ++i) {  // until B waits for A's row (at most 10 s)
-    Result<store::Rows> waiting = db_->Run(kWaitingForALock);
-    ASSERT_TRUE(waiting.ok());
-    if (waiting->Int(0, 0) > 0) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  EXPECT_TRUE(AwaitALockWaiter()) << "B waits for A's row";
   ASSERT_TRUE(a.ExecuteScript("COMMIT").ok());
   b.join();
   ASSERT_TRUE(b_changed.ok()) << b_changed.status().message();

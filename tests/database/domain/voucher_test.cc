@@ -2,7 +2,6 @@
 #include "tests/database/domain/domain_store_test.h"
 
 #include <atomic>
-#include <chrono>
 #include <optional>
 #include <thread>
 
@@ -140,12 +139,7 @@ TEST_F(DomainStoreTest, AClaimWaitingForTheUsersLockCountsTheFailureRecordedMean
     store::Connection db(url_);
     waited = ClaimVoucher(db, one_failure, mallory, code, RandomWallet());
   });
-  for (int i = 0; i < 500; ++i) {  // until the claim waits for the lock (at most 10 s)
-    Result<store::Rows> locks = db_->Run(kWaitingForALock);
-    ASSERT_TRUE(locks.ok());
-    if (locks->Int(0, 0) > 0) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  EXPECT_TRUE(AwaitALockWaiter()) << "the claim waits for the user's lock";
   ASSERT_TRUE(holder.ExecuteScript("COMMIT").ok());
   waiting.join();
   ASSERT_TRUE(waited.has_value());
