@@ -25,12 +25,7 @@ export const statements = {
       'ON CONFLICT (idp_did) DO UPDATE SET email = COALESCE(EXCLUDED.email, users.email) ' +
       'RETURNING id, idp_did, email, is_admin, public_id',
   },
-  usersLock: { name: 'users_lock', text: 'SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE' },
-  claimFailuresCount: {
-    name: 'claim_failures_count',
-    text: 'SELECT count(*) FROM claim_failures ' +
-      'WHERE user_id = $1 AND failed_at > now() - make_interval(secs => $2::bigint)',
-  },
+  claimantLock: { name: 'claimant_lock', text: 'SELECT lock_claimant($1, $2)' },
   claimFailuresPrune: {
     name: 'claim_failures_prune',
     text: 'DELETE FROM claim_failures ' +
@@ -57,6 +52,15 @@ export const statements = {
   vouchersFindByCode: {
     name: 'vouchers_find_by_code',
     text: `SELECT ${voucherColumns} FROM vouchers WHERE code = $1`,
+  },
+  graphHolds: {
+    name: 'graph_holds',
+    text: "SELECT (SELECT count(*) FROM jsonb_array_elements($1::jsonb) AS e(node) " +
+      "JOIN graph_nodes n ON n.id = e.node->>'id' AND n.type = e.node->>'type' " +
+      "AND to_jsonb(n.labels) = e.node->'labels') = jsonb_array_length($1::jsonb) " +
+      'AND (SELECT count(*) FROM jsonb_array_elements($2::jsonb) AS e(link) ' +
+      "JOIN graph_links l ON l.source = e.link->>'source' AND l.target = e.link->>'target' " +
+      "AND l.type = e.link->>'type') = jsonb_array_length($2::jsonb) AS holds",
   },
   graphWrite: {
     name: 'graph_write',
@@ -174,12 +178,15 @@ function voucherFromRow(row, decimals) {
   };
 }
 
-// core/domain/graph_change.cc: writes the nodes and links in one statement (core/store/graph.cc,
-// again when a concurrent transaction inserted some of the nodes meanwhile); when any changed,
-// appends the NetworkUpdate to the outbox under the next sequence number.
+// core/domain/graph_change.cc: nothing when the graph already holds the nodes and links as given;
+// otherwise writes them in one statement (core/store/graph.cc, again when a concurrent transaction
+// inserted some of the nodes meanwhile) and, when any changed, appends the NetworkUpdate to the
+// outbox under the next sequence number.
 async function writeGraphChange(client, nodes, links) {
   let changedAt = null;
   const params = [JSON.stringify(nodes), JSON.stringify(links)];
+  const { rows: [[holds]] } = await run(client, statements.graphHolds, params);
+  if (holds) return;
   for (let attempt = 0; attempt < 2; attempt++) {
     const { rows: [[at, raced]] } = await run(client, statements.graphWrite, params);
     if (at !== null && (changedAt === null || BigInt(at) > changedAt)) changedAt = BigInt(at);
@@ -243,8 +250,7 @@ async function attemptClaim(client, user, codeText, wallet) {
 }
 
 async function claimInTransaction(client, user, code, wallet) {
-  await run(client, statements.usersLock, [user.id]);
-  const { rows: [[failures]] } = await run(client, statements.claimFailuresCount, [user.id, policy.windowSeconds]);
+  const { rows: [[failures]] } = await run(client, statements.claimantLock, [user.id, policy.windowSeconds]);
   if (Number(failures) >= policy.maxFailures) return { refusal: refusals.tooMany };
   await client.query(savepoint);
   const outcome = await attemptClaim(client, user, code, wallet);

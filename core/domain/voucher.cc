@@ -96,9 +96,8 @@ Outcome<Voucher> ClaimVoucher(store::Connection& db, const ClaimPolicy& policy, 
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     outcome.reset();
     // One claim per user at a time, so the rate limit counts exactly.
-    NETGRAPH_RETURN_IF_ERROR(store::LockUser(db, user.id));
     NETGRAPH_ASSIGN_OR_RETURN(std::int64_t failures,
-                              store::CountClaimFailures(db, user.id, policy.window_seconds));
+                              store::LockClaimant(db, user.id, policy.window_seconds));
     if (failures >= policy.max_failures) {
       outcome = Failure::kTooManyAttempts;
       return Status::Ok();

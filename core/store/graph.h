@@ -26,12 +26,13 @@ struct LinkRow {
   std::int64_t changed_at = 0;
 };
 
-// Writes one change in one statement: each node inserted, or updated with its changed_at when its
+// Writes one change: each node inserted, or updated with its changed_at when its
 // type or labels differ (a node given twice counts as its last); each link inserted when absent (a
 // link has no other attributes to change); both ends of a link must be nodes of the change or
 // stored. Returns the latest changed_at among the rows it wrote, or nullopt when every row already
 // existed as given. Rows already as given are neither written nor locked, so concurrent changes
-// naming the same node (every claim names its round's) do not wait for each other.
+// naming the same node (every claim names its round's) do not wait for each other. A change the
+// graph already holds entirely costs one read-only statement; any other, that and the write.
 Result<std::optional<std::int64_t>> WriteGraph(Connection& db, const std::vector<NodeRow>& nodes,
                                                const std::vector<LinkRow>& links);
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -37,6 +38,9 @@ inline constexpr store::Statement kOutboxRows{
     "ORDER BY id"};
 inline constexpr store::Statement kVoucherStatus{"test_voucher_status",
                                                  "SELECT status FROM vouchers WHERE id = $1"};
+// For a test that lets one transaction wait for another's lock before it goes on.
+inline constexpr store::Statement kWaitingForALock{
+    "test_waiting_for_a_lock", "SELECT count(*) FROM pg_locks WHERE NOT granted"};
 
 inline std::string RandomWallet() {
   Result<crypto::Ed25519Keypair> keypair = crypto::Ed25519Keypair::Generate();
@@ -97,6 +101,16 @@ class DomainStoreTest : public ::testing::Test {
       payloads.push_back(nlohmann::json::parse(rows->Text(i, 1)));
     }
     return payloads;
+  }
+
+  // Waits until a transaction waits for another's lock (at most 10 s); false when none did.
+  bool AwaitALockWaiter() {
+    for (int i = 0; i < 500; ++i) {
+      Result<store::Rows> waiting = db_->Run(kWaitingForALock);
+      if (waiting.ok() && waiting->Int(0, 0) > 0) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
   }
 
   std::string VoucherStatus(std::int64_t id) {

@@ -2,9 +2,12 @@
 #include "tests/database/domain/domain_store_test.h"
 
 #include <atomic>
+#include <optional>
+#include <thread>
 
 #include "core/domain/portfolio.h"
 #include "core/store/graph.h"
+#include "core/store/users.h"
 
 namespace netgraph::domain {
 namespace {
@@ -117,6 +120,33 @@ TEST_F(DomainStoreTest, FailedClaimsAreRateLimitedPerUser) {
   EXPECT_EQ(Claim(mallory, code, wallet, strict).failure(), Failure::kTooManyAttempts)
       << "even a good code, once the limit is reached";
   EXPECT_TRUE(Claim(alice, code, RandomWallet(), strict).ok()) << "other users are not affected";
+}
+
+TEST_F(DomainStoreTest, AClaimWaitingForTheUsersLockCountsTheFailureRecordedMeanwhile) {
+  // The user's lock and the count of their failures are one round trip (migration 0009); the
+  // count must still be read after the lock is granted, or a user with claims in flight at once
+  // would pass the limit. One failure is allowed: the claim that held the lock records it.
+  User mallory = NewUser("did:privy:mallory");
+  const ClaimPolicy one_failure{1, 600};
+  store::Connection holder(url_);
+  ASSERT_TRUE(holder.ExecuteScript("BEGIN").ok());
+  ASSERT_TRUE(store::LockUser(holder, mallory.id).ok());
+  ASSERT_TRUE(store::RecordClaimFailure(holder, mallory.id, one_failure.window_seconds).ok());
+
+  const std::string code = Issue();
+  std::optional<Outcome<Voucher>> waited;
+  std::thread waiting([&] {
+    store::Connection db(url_);
+    waited = ClaimVoucher(db, one_failure, mallory, code, RandomWallet());
+  });
+  EXPECT_TRUE(AwaitALockWaiter()) << "the claim waits for the user's lock";
+  ASSERT_TRUE(holder.ExecuteScript("COMMIT").ok());
+  waiting.join();
+  ASSERT_TRUE(waited.has_value());
+  EXPECT_EQ(waited->failure(), Failure::kTooManyAttempts)
+      << "the failure committed while the claim waited counts";
+  EXPECT_TRUE(Claim(NewUser("did:privy:alice"), code, RandomWallet()).ok())
+      << "the voucher stayed available";
 }
 
 TEST_F(DomainStoreTest, ExactlyOneOfManyConcurrentClaimsWins) {
