@@ -104,18 +104,23 @@ int Connection::OnWritable() {
     if (close_sent_) return -1;
     return SendCloseFrame();
   }
-  const OutgoingMessage& message = queue_.front();
+  const bool written = WriteText(queue_.front());
+  queue_.Pop();
+  if (!written) return -1;
+  if (!queue_.empty() || closing_) lws_callback_on_writable(wsi_);
+  return 0;
+}
+
+bool Connection::WriteText(const OutgoingMessage& message) {
   const std::size_t size = message.size();
   if (write_buffer_.size() < LWS_PRE + size) write_buffer_.resize(LWS_PRE + size);
   message.CopyTo(write_buffer_.data() + LWS_PRE);
-  queue_.Pop();
   if (lws_write(wsi_, write_buffer_.data() + LWS_PRE, size, LWS_WRITE_TEXT) <
       static_cast<int>(size)) {
-    return -1;
+    return false;
   }
   WsMetrics().bytes_sent_total += size;
-  if (!queue_.empty() || closing_) lws_callback_on_writable(wsi_);
-  return 0;
+  return true;
 }
 
 int Connection::SendCloseFrame() {
@@ -162,13 +167,17 @@ void Connection::CheckKeepalive(std::chrono::steady_clock::time_point now) {
       close_code_ = kNoPongCloseCode;
       close_reason_ = "No pong";
       WsMetrics().CountClose(kNoPongCloseCode);
-      hang_up_ = true;
-      lws_set_timer_usecs(wsi_, LWS_SET_TIMER_USEC_CANCEL);
-      // Hung up from the next WRITEABLE, or by lws's timeout when the socket never gets writable.
-      lws_set_timeout(wsi_, PENDING_TIMEOUT_USER_OK, 1);
-      lws_callback_on_writable(wsi_);
+      HangUp();
       return;
   }
+}
+
+void Connection::HangUp() {
+  hang_up_ = true;
+  lws_set_timer_usecs(wsi_, LWS_SET_TIMER_USEC_CANCEL);
+  // Hung up from the next WRITEABLE, or by lws's timeout when the socket never gets writable.
+  lws_set_timeout(wsi_, PENDING_TIMEOUT_USER_OK, 1);
+  lws_callback_on_writable(wsi_);
 }
 
 void Connection::OnPeerClose(const unsigned char* payload, std::size_t length) {
@@ -197,6 +206,15 @@ void Connection::LogOperation(const OperationLog& line) { ws::LogOperation(ident
 
 void Connection::Send(OutgoingMessage message) {
   if (closing_) return;
+  // Nothing waits to be written, and the socket takes more: the message goes out at once, without
+  // the round of WRITEABLE (two changes of the socket's poll events, which libuv makes as a removal
+  // and an addition, and a wake-up), which cost most of a delivery's CPU. Whatever the socket does
+  // not take at once lws keeps and writes as the socket drains (and lws_send_pipe_choked says
+  // choked until then), so later messages queue behind it.
+  if (queue_.empty() && !ping_due_ && !lws_send_pipe_choked(wsi_)) {
+    if (!WriteText(message)) HangUp();  // the socket failed
+    return;
+  }
   if (!queue_.Push(std::move(message))) {
     log::Warn("closing a slow consumer from " + peer_address() + ": " +
               std::to_string(queue_.size()) + " messages (" + std::to_string(queue_.bytes()) +

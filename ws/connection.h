@@ -1,6 +1,7 @@
 // One upgraded WebSocket connection: a GraphQL session, its outgoing queue, and the way both meet
-// libwebsockets' rules (conformance of writes: only from SERVER_WRITEABLE, one lws_write per
-// callback, LWS_PRE bytes of headroom; incoming messages may arrive in fragments).
+// libwebsockets' rules (writes from SERVER_WRITEABLE, one lws_write per callback, LWS_PRE bytes of
+// headroom; incoming messages may arrive in fragments). A message sent while nothing waits in the
+// queue and the socket is not choked is written at once instead (Send says why).
 //
 // Server-initiated closes (protocol violations, slow consumers, shutdown) all go the same way: the
 // queue drains (or is dropped, for a slow consumer), then the close frame with its code and reason
@@ -87,6 +88,10 @@ class Connection final : public Peer, public Backend {
  private:
   // Writes the close frame; the connection is hung up on the next WRITEABLE.
   int SendCloseFrame();
+  // Writes `message` as one text frame; false when the socket failed.
+  bool WriteText(const OutgoingMessage& message);
+  // Closes the connection without a close frame (no pong, or the socket failed).
+  void HangUp();
 
   lws* wsi_;
   const Options& options_;

@@ -5,9 +5,9 @@
 //
 // netgraph-ws keeps this clock itself, per connection, and the server checks every connection's
 // once a second, rather than leaving it to libwebsockets' retry_and_idle_policy: libwebsockets 4.1
-// keeps its timers in one sorted list, and each ping and each pong re-inserts the connection's timer
-// by walking that list from its start (lib/core-net/sorted-usec-list.c), so every ping round at
-// 10,000 connections cost seconds of CPU and held every delivery back (docs/benchmarks.md,
+// keeps its timers in one sorted list, and each ping and each pong re-inserts the connection's
+// timer by walking that list from its start (lib/core-net/sorted-usec-list.c), so every ping round
+// at 10,000 connections cost seconds of CPU and held every delivery back (docs/benchmarks.md,
 // "WebSocket fan-out").
 #ifndef NETGRAPH_WS_KEEPALIVE_H_
 #define NETGRAPH_WS_KEEPALIVE_H_
