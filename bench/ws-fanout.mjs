@@ -49,7 +49,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'saturation-clients': { type: 'string', default: '2000' },
     'saturation-updates': { type: 'string', default: '200' },
-    'saturation-rate': { type: 'string', default: '60' },
+    'saturation-rate': { type: 'string', default: '200' },
     'latency-clients': { type: 'string', default: '10000' },
     'latency-updates': { type: 'string', default: '60' },
     'peer-latency': { type: 'boolean', default: false },
@@ -375,7 +375,7 @@ async function compareWithPeer() {
     stack('stop', 'ws');
     stack('start', 'ws');
     const netgraphPid = Number(readFileSync(path.join(bench.stackRun, 'ws.pid'), 'utf8').trim());
-    await bench.startNginx(Number(process.env.NETGRAPH_BENCH_NGINX_WORKERS ?? os.availableParallelism()));
+    const nginxPid = await bench.startNginx(Number(process.env.NETGRAPH_BENCH_NGINX_WORKERS ?? os.availableParallelism()));
     const peerPid = await bench.startSubscriptionsServer(env);
     const servers = {
       netgraph: { name: 'netgraph-ws', pid: netgraphPid, url: `ws://127.0.0.1:${ports.netgraph}/graphql` },
@@ -383,12 +383,16 @@ async function compareWithPeer() {
     };
     const measure = (server, clients, updates, rate, drainSeconds) => {
       log(`ws-fanout: ${server.name}: ${clients} subscribers x ${updates} updates at ${rate}/s`);
+      // nginx's CPU over the whole child run (connecting included), per delivery: what the proxy
+      // between the client and the server costs on the shared machine.
+      const nginxBefore = bench.treeCpuUs(nginxPid);
       const child = spawnSync(process.execPath, [import.meta.filename, '--json', '--url', server.url, '--redis', env.REDIS_URL,
         '--pid', String(server.pid), '--clients', String(clients), '--updates', String(updates), '--rate', String(rate),
         '--drain-seconds', String(drainSeconds)], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] });
       const line = child.stdout.trim().split('\n').pop();
       if (!line?.startsWith('{')) throw new Error(`${server.name}: the run printed no result (exit ${child.status})`);
       const result = JSON.parse(line);
+      result.nginx_cpu_us_per_delivery = result.delivered ? Number(((bench.treeCpuUs(nginxPid) - nginxBefore) / result.delivered).toFixed(2)) : null;
       log(`ws-fanout: ${server.name}: ${result.delivered}/${result.expected} delivered, ${result.deliveries_per_second} deliveries/s, ` +
         `p99 ${result.latency_ms.p99} ms, ${result.ws_cpu_us_per_delivery} µs CPU per delivery, ${result.rss_per_connection_kib} KiB per connection, load ${os.loadavg()[0].toFixed(2)}`);
       // Let the closed sockets go before the next run connects.
@@ -429,10 +433,11 @@ async function compareWithPeer() {
       console.log(JSON.stringify({ commit, machine, latency, saturation, medians: { netgraph_deliveries_per_second: netgraphRate, peer_deliveries_per_second: peerRate }, figures, verdicts }));
     } else {
       const row = (what, run) => `| ${what} | ${run.clients} × ${run.updates} @ ${run.rate}/s | ${run.delivered}/${run.expected} | ${fmt(run.deliveries_per_second)} | ` +
-        `${run.latency_ms.p50} | ${run.latency_ms.p99} | ${run.latency_ms.max} | ${run.ws_cpu_us_per_delivery} | ${run.rss_per_connection_kib ?? ''} |`;
+        `${run.latency_ms.p50} | ${run.latency_ms.p99} | ${run.latency_ms.max} | ${run.ws_cpu_us_per_delivery} | ` +
+        `${run.nginx_cpu_us_per_delivery} | ${fmt((run.client_cpu_seconds * 1e6) / run.delivered, 2)} | ${run.rss_per_connection_kib ?? ''} |`;
       console.log(`\ncommit ${commit}`);
-      console.log('\n| server | subscribers × updates @ rate | delivered | deliveries/s | p50 ms | p99 ms | max ms | server CPU µs per delivery | RSS KiB per connection |');
-      console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+      console.log('\n| server | subscribers × updates @ rate | delivered | deliveries/s | p50 ms | p99 ms | max ms | server CPU µs per delivery | nginx CPU µs per delivery | client CPU µs per delivery | RSS KiB per connection |');
+      console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
       for (const which of ['netgraph', 'peer']) if (latency[which]) console.log(row(servers[which].name, latency[which]));
       for (let round = 0; round < saturation.netgraph.length; round++) {
         for (const which of ['netgraph', 'peer']) console.log(row(`${servers[which].name}, round ${round + 1}`, saturation[which][round]));
