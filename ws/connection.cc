@@ -205,7 +205,7 @@ void Connection::OnClosed() {
 void Connection::LogOperation(const OperationLog& line) { ws::LogOperation(identity_, line); }
 
 void Connection::Send(OutgoingMessage message) {
-  if (closing_) return;
+  if (closing_ || hang_up_) return;
   // Nothing waits to be written, and the socket takes more: the message goes out at once, without
   // the round of WRITEABLE (two changes of the socket's poll events, which libuv makes as a removal
   // and an addition, and a wake-up), which cost most of a delivery's CPU. Whatever the socket does
