@@ -5,7 +5,8 @@
 //
 // Ports come from NETGRAPH_BENCH_PORT_BASE (default 19100) plus the benchmark's offset (useStack):
 // the stack +0..+2, the bench nginx +3..+5 (netgraph, the Node peer, static files), the Node peer
-// itself +6. The stack's run directory is .run-bench (or the benchmark's own), the bench's files go
+// itself +6, netgraph without keep-alive +7, the Node subscriptions peer through nginx +8 and itself
+// +9. The stack's run directory is .run-bench (or the benchmark's own), the bench's files go
 // in its bench/ directory.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ export function useStack({ name = 'bench', portOffset = 0 } = {}) {
   Object.assign(ports, {
     stackHttp: base, pg: base + 1, redis: base + 2,
     netgraph: base + 3, node: base + 4, static: base + 5, nodeUpstream: base + 6, netgraphClose: base + 7,
+    nodeSubscriptions: base + 8, nodeSubscriptionsUpstream: base + 9,
   });
   stackRun = path.join(repo, `.run-${name}`);
   benchRun = path.join(stackRun, 'bench');
@@ -222,19 +224,31 @@ export function percentile(values, p) {
 
 // Starts the Node reference server (bench/reference-server) on the peer's upstream port with
 // `processes` processes; returns its primary's pid.
-export async function startReferenceServer(env, processes) {
+export function startReferenceServer(env, processes) {
+  return startReferenceProcess(env, 'server.mjs', ['--port', String(ports.nodeUpstream), '--processes', String(processes)]);
+}
+
+// Starts the Node subscriptions peer (bench/reference-server/subscriptions.mjs: graphql-ws on the
+// stack's Redis) on its upstream port; returns its pid.
+export function startSubscriptionsServer(env) {
+  return startReferenceProcess(env, 'subscriptions.mjs', ['--port', String(ports.nodeSubscriptionsUpstream)]);
+}
+
+// `script` of bench/reference-server (installed first if need be) with `args`, once it says
+// "listening on".
+async function startReferenceProcess(env, script, args) {
   const dir = path.join(repo, 'bench/reference-server');
   if (!existsSync(path.join(dir, 'node_modules'))) {
     log('bench: installing the reference server (npm ci in bench/reference-server)');
     execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
   }
-  const child = spawn(process.execPath, [path.join(dir, 'server.mjs'), '--port', String(ports.nodeUpstream),
-    '--processes', String(processes)], { env: { ...env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(dir, script), ...args],
+    { env: { ...env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] });
   atExit(() => child.kill('SIGTERM'));
   let ready = false;
   child.stdout.on('data', (data) => { if (String(data).includes('listening on')) ready = true; });
-  child.on('exit', (code) => { if (!ready) console.error(`bench: the reference server exited (${code})`); });
-  await waitFor('the reference server', () => ready);
+  child.on('exit', (code) => { if (!ready) console.error(`bench: the reference server (${script}) exited (${code})`); });
+  await waitFor(`the reference server (${script})`, () => ready);
   return child.pid;
 }
 
@@ -257,7 +271,9 @@ export async function startNginx(workers) {
     .replaceAll('@NETGRAPH_CLOSE_PORT@', String(ports.netgraphClose))
     .replaceAll('@NODE_PORT@', String(ports.node))
     .replaceAll('@STATIC_PORT@', String(ports.static))
-    .replaceAll('@NODE_UPSTREAM_PORT@', String(ports.nodeUpstream));
+    .replaceAll('@NODE_UPSTREAM_PORT@', String(ports.nodeUpstream))
+    .replaceAll('@NODE_SUBSCRIPTIONS_PORT@', String(ports.nodeSubscriptions))
+    .replaceAll('@NODE_SUBSCRIPTIONS_UPSTREAM_PORT@', String(ports.nodeSubscriptionsUpstream));
   const file = path.join(benchRun, 'nginx.conf');
   writeFileSync(file, conf);
   execFileSync('nginx', ['-p', benchRun, '-c', file, '-e', path.join(benchRun, 'nginx-error.log')]);

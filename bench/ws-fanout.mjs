@@ -21,13 +21,13 @@
 // The client runs on the same machine as the server: compare runs on one machine, not absolute
 // numbers across machines (docs/benchmarks.md).
 import { randomBytes } from 'node:crypto';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { loginCommands, respCommand, signUpdate, updateSigningKey } from '../tests/support/redis.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 
@@ -44,8 +44,20 @@ const { values: args } = parseArgs({
     deflate: { type: 'boolean', default: false },
     'claim-shaped': { type: 'boolean', default: false },
     'compare-deflate': { type: 'string' },
+    'drain-seconds': { type: 'string', default: '60' },
+    compare: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '3' },
+    'saturation-clients': { type: 'string', default: '2000' },
+    'saturation-updates': { type: 'string', default: '200' },
+    'saturation-rate': { type: 'string', default: '200' },
+    'latency-clients': { type: 'string', default: '10000' },
+    'latency-updates': { type: 'string', default: '60' },
+    'peer-latency': { type: 'boolean', default: false },
+    check: { type: 'boolean', default: false },
+    'keep-stack': { type: 'boolean', default: false },
   },
 });
+if (args.compare) await compareWithPeer();
 if (args['compare-deflate']) compareDeflate(Number(args['compare-deflate']));
 const clients = Number(args.clients);
 const updates = Number(args.updates);
@@ -139,11 +151,18 @@ function update(index) {
 }
 
 // The update index a delivered message carries (in its node id): -1 for warm-up updates, null
-// for messages of other publishers.
-function indexOf(text) {
-  const at = text.indexOf(`${run}-`);
+// for messages of other publishers. Read from the bytes, without decoding the message: the client
+// shares the machine with the servers it measures, so what it spends per delivery is kept small.
+const marker = Buffer.from(`${run}-`);
+function indexOf(data) {
+  const at = data.indexOf(marker);
   if (at < 0) return null;
-  return Number.parseInt(text.slice(at + run.length + 1), 10);
+  let index = 0;
+  let digit = at + marker.length;
+  const negative = data[digit] === 0x2d;
+  if (negative) digit += 1;
+  for (; data[digit] >= 0x30 && data[digit] <= 0x39; digit++) index = index * 10 + data[digit] - 0x30;
+  return negative ? -index : index;
 }
 
 const publishedAt = new Float64Array(updates).fill(NaN);
@@ -156,13 +175,13 @@ let payloadBytes = 0;
 
 function connect() {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(args.url, 'graphql-transport-ws', { perMessageDeflate: args.deflate });
+    // No UTF-8 validation of what arrives (both servers send JSON; the bench reads bytes).
+    const socket = new WebSocket(args.url, 'graphql-transport-ws', { perMessageDeflate: args.deflate, skipUTF8Validation: true });
     socket.warm = false;
     socket.received = 0;
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
     socket.on('message', (data) => {
       const now = performance.now();
-      const text = data.toString();
       if (!socket.acknowledged) {
         socket.acknowledged = true;
         if (args.deflate && !socket.extensions.includes('permessage-deflate')) {
@@ -171,12 +190,12 @@ function connect() {
         socket.send(JSON.stringify({ id: 'bench', type: 'subscribe', payload: { query, operationName: 'Bench' } }));
         return resolve(socket);
       }
-      const index = indexOf(text);
+      const index = indexOf(data);
       if (index === null) return;
       if (index < 0) { socket.warm = true; return; }
       socket.received += 1;
       delivered += 1;
-      payloadBytes = text.length;
+      payloadBytes = data.length;
       latencies.push(now - publishedAt[index]);
       lastReceipt = now;
     });
@@ -237,7 +256,7 @@ for (let index = 0; index < updates; index++) {
   publisher.publish('netgraph:graph', update(index));
 }
 const expected = clients * updates;
-await waitUntil(() => delivered >= expected, 60000, `${expected} deliveries`).catch(() => {});
+await waitUntil(() => delivered >= expected, Number(args['drain-seconds']) * 1000, `${expected} deliveries`).catch(() => {});
 const rssAfter = pid ? rssKiB(pid) : null;
 const wireBytes = bytesRead() - bytesBefore;
 const cpuUsed = pid && cpuBefore !== null ? cpuSeconds(pid) - cpuBefore : null;
@@ -331,4 +350,102 @@ function compareDeflate(rounds) {
   console.log(`  p99 latency: ${p99('plain')} ms without, ${p99('deflate')} ms with`);
   console.log('  (RSS per connection is meaningful on a freshly started netgraph-ws only: one run with --pid after a restart)');
   process.exit(0);
+}
+
+// --compare: netgraph-ws and the Node peer (bench/reference-server/subscriptions.mjs: graphql-ws on
+// graphql-js) on a private stack (bench/bench-stack.mjs: .run-wsbench, ports from
+// NETGRAPH_BENCH_PORT_BASE), both behind the bench nginx, both fed by the same Redis channel, both
+// measured by this script run as a child process (the same client). First, on a freshly started
+// netgraph-ws, the latency run (--latency-clients x --latency-updates at 1 update/s), whose RSS growth
+// is the memory per connection; then --rounds rounds of the saturation run (--saturation-clients x
+// --saturation-updates at --saturation-rate, more than either server can deliver), netgraph-ws and
+// the peer alternately first, so the machine's changing load falls on both alike.
+async function compareWithPeer() {
+  const bench = await import('./bench-stack.mjs');
+  const { ports, log, fmt } = bench;
+  bench.useStack({ name: 'wsbench' });
+  bench.setQuiet(args.json);
+  await bench.runMain(async () => {
+    const env = bench.stackUp({ keepStack: args['keep-stack'], fresh: true });
+    // 10,000 subscribers from one address (the client, through nginx) and a little room.
+    const stackEnv = path.join(bench.stackRun, 'stack.env');
+    const limits = 'NETGRAPH_WS_MAX_CONNECTIONS=12000\nNETGRAPH_WS_MAX_CONNECTIONS_PER_ADDRESS=12000\n';
+    writeFileSync(stackEnv, readFileSync(stackEnv, 'utf8') + limits);
+    const stack = (...command) => execFileSync(path.join(bench.repo, 'scripts/stack'), command, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    stack('stop', 'ws');
+    stack('start', 'ws');
+    const netgraphPid = Number(readFileSync(path.join(bench.stackRun, 'ws.pid'), 'utf8').trim());
+    const nginxPid = await bench.startNginx(Number(process.env.NETGRAPH_BENCH_NGINX_WORKERS ?? os.availableParallelism()));
+    const peerPid = await bench.startSubscriptionsServer(env);
+    const servers = {
+      netgraph: { name: 'netgraph-ws', pid: netgraphPid, url: `ws://127.0.0.1:${ports.netgraph}/graphql` },
+      peer: { name: 'graphql-ws (Node)', pid: peerPid, url: `ws://127.0.0.1:${ports.nodeSubscriptions}/graphql` },
+    };
+    const measure = (server, clients, updates, rate, drainSeconds) => {
+      log(`ws-fanout: ${server.name}: ${clients} subscribers x ${updates} updates at ${rate}/s`);
+      // nginx's CPU over the whole child run (connecting included), per delivery: what the proxy
+      // between the client and the server costs on the shared machine.
+      const nginxBefore = bench.treeCpuUs(nginxPid);
+      const child = spawnSync(process.execPath, [import.meta.filename, '--json', '--url', server.url, '--redis', env.REDIS_URL,
+        '--pid', String(server.pid), '--clients', String(clients), '--updates', String(updates), '--rate', String(rate),
+        '--drain-seconds', String(drainSeconds)], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] });
+      const line = child.stdout.trim().split('\n').pop();
+      if (!line?.startsWith('{')) throw new Error(`${server.name}: the run printed no result (exit ${child.status})`);
+      const result = JSON.parse(line);
+      result.nginx_cpu_us_per_delivery = result.delivered ? Number(((bench.treeCpuUs(nginxPid) - nginxBefore) / result.delivered).toFixed(2)) : null;
+      log(`ws-fanout: ${server.name}: ${result.delivered}/${result.expected} delivered, ${result.deliveries_per_second} deliveries/s, ` +
+        `p99 ${result.latency_ms.p99} ms, ${result.ws_cpu_us_per_delivery} µs CPU per delivery, ${result.rss_per_connection_kib} KiB per connection, load ${os.loadavg()[0].toFixed(2)}`);
+      // Let the closed sockets go before the next run connects.
+      spawnSync('sleep', ['2']);
+      return result;
+    };
+    const latencyClients = Number(args['latency-clients']);
+    const latencyUpdates = Number(args['latency-updates']);
+    const latency = { netgraph: measure(servers.netgraph, latencyClients, latencyUpdates, 1, 60) };
+    if (args['peer-latency']) latency.peer = measure(servers.peer, latencyClients, latencyUpdates, 1, 60);
+    const saturation = { netgraph: [], peer: [] };
+    for (let round = 0; round < Number(args.rounds); round++) {
+      for (const which of round % 2 ? ['peer', 'netgraph'] : ['netgraph', 'peer']) {
+        saturation[which].push(measure(servers[which], Number(args['saturation-clients']), Number(args['saturation-updates']),
+          Number(args['saturation-rate']), 300));
+      }
+    }
+    const medianOf = (runs, key) => bench.median(runs.map((run) => run[key]));
+    const netgraphRate = medianOf(saturation.netgraph, 'deliveries_per_second');
+    const peerRate = medianOf(saturation.peer, 'deliveries_per_second');
+    const latencyRun = latency.netgraph;
+    const figures = {
+      latency_missing: latencyRun.missing + latencyRun.unexpected_closes,
+      latency_p99_ms: latencyRun.latency_ms.p99,
+      saturation_ratio: netgraphRate / peerRate,
+      rss_per_connection_kib: latencyRun.rss_per_connection_kib,
+    };
+    const targets = [
+      { name: `${fmt(latencyClients)} subscribers at 1 update/s: deliveries missing or closes`, key: 'latency_missing', max: 0, grossMax: 0 },
+      { name: `${fmt(latencyClients)} subscribers at 1 update/s: p99 latency (ms)`, key: 'latency_p99_ms', max: 100 },
+      { name: 'deliveries/s at saturation, netgraph-ws / graphql-ws', key: 'saturation_ratio', min: 3 },
+      { name: 'netgraph-ws RSS per connection (KiB, fresh process)', key: 'rss_per_connection_kib', max: 8 },
+    ];
+    const verdicts = bench.judge(targets, figures);
+    const machine = bench.machine();
+    const commit = spawnSync('git', ['-C', bench.repo, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+    if (args.json) {
+      console.log(JSON.stringify({ commit, machine, latency, saturation, medians: { netgraph_deliveries_per_second: netgraphRate, peer_deliveries_per_second: peerRate }, figures, verdicts }));
+    } else {
+      const row = (what, run) => `| ${what} | ${run.clients} × ${run.updates} @ ${run.rate}/s | ${run.delivered}/${run.expected} | ${fmt(run.deliveries_per_second)} | ` +
+        `${run.latency_ms.p50} | ${run.latency_ms.p99} | ${run.latency_ms.max} | ${run.ws_cpu_us_per_delivery} | ` +
+        `${run.nginx_cpu_us_per_delivery} | ${fmt((run.client_cpu_seconds * 1e6) / run.delivered, 2)} | ${run.rss_per_connection_kib ?? ''} |`;
+      console.log(`\ncommit ${commit}`);
+      console.log('\n| server | subscribers × updates @ rate | delivered | deliveries/s | p50 ms | p99 ms | max ms | server CPU µs per delivery | nginx CPU µs per delivery | client CPU µs per delivery | RSS KiB per connection |');
+      console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+      for (const which of ['netgraph', 'peer']) if (latency[which]) console.log(row(servers[which].name, latency[which]));
+      for (let round = 0; round < saturation.netgraph.length; round++) {
+        for (const which of ['netgraph', 'peer']) console.log(row(`${servers[which].name}, round ${round + 1}`, saturation[which][round]));
+      }
+      console.log(`\nsaturation medians: netgraph-ws ${fmt(netgraphRate)} deliveries/s, graphql-ws ${fmt(peerRate)} deliveries/s (×${(netgraphRate / peerRate).toFixed(2)})`);
+      bench.printVerdicts(verdicts);
+      bench.printMachine(machine);
+    }
+    return args.check ? (bench.failedChecks(verdicts, { check: true }) ? 1 : 0) : 0;
+  });
 }

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <exception>
+#include <string_view>
 #include <utility>
 
 #include "core/log.h"
@@ -15,6 +16,12 @@ namespace {
 
 // How long a closing connection may take to let its close frame out before it is cut off.
 constexpr int kCloseGraceSeconds = 5;
+// What the close line says of a client hung up on for not answering pings: no close frame went
+// either way (RFC 6455's 1006, never sent on the wire).
+constexpr int kNoPongCloseCode = 1006;
+// What a ping carries. Not nothing: libwebsockets 4.1 passes an empty pong to no callback
+// (lib/roles/ws/ops-ws.c), and the pong, which echoes the ping's payload, must reach OnPong.
+constexpr std::string_view kPingPayload = "netgraph";
 // lws_write's opcode for a close frame. libwebsockets 4.1 keeps LWS_WRITE_CLOSE out of its public
 // header (lws-write.h: "handled by lws_close_reason()") but frames it like PING and PONG.
 constexpr auto kWriteClose = static_cast<lws_write_protocol>(4);
@@ -36,6 +43,7 @@ Connection::Connection(lws* wsi, const Options& options, Backend& backend,
       backend_(backend),
       write_buffer_(write_buffer),
       identity_(std::move(identity)),
+      keepalive_(opened_at_, options.ping_interval, options.pong_timeout),
       queue_(options.queue) {}
 
 Connection::~Connection() = default;
@@ -76,6 +84,19 @@ void Connection::OnReceive(const char* data, std::size_t length, bool message_co
 }
 
 int Connection::OnWritable() {
+  if (hang_up_) return -1;
+  if (ping_due_ && !closing_) {
+    ping_due_ = false;
+    if (write_buffer_.size() < LWS_PRE + kPingPayload.size()) {
+      write_buffer_.resize(LWS_PRE + kPingPayload.size());
+    }
+    std::memcpy(write_buffer_.data() + LWS_PRE, kPingPayload.data(), kPingPayload.size());
+    if (lws_write(wsi_, write_buffer_.data() + LWS_PRE, kPingPayload.size(), LWS_WRITE_PING) < 0) {
+      return -1;
+    }
+    if (!queue_.empty()) lws_callback_on_writable(wsi_);
+    return 0;
+  }
   if (queue_.empty()) {
     if (!closing_) return 0;
     // The close frame went out whole on the previous call (lws holds WRITEABLE back until what it
@@ -83,18 +104,23 @@ int Connection::OnWritable() {
     if (close_sent_) return -1;
     return SendCloseFrame();
   }
-  const OutgoingMessage& message = queue_.front();
+  const bool written = WriteText(queue_.front());
+  queue_.Pop();
+  if (!written) return -1;
+  if (!queue_.empty() || closing_) lws_callback_on_writable(wsi_);
+  return 0;
+}
+
+bool Connection::WriteText(const OutgoingMessage& message) {
   const std::size_t size = message.size();
   if (write_buffer_.size() < LWS_PRE + size) write_buffer_.resize(LWS_PRE + size);
   message.CopyTo(write_buffer_.data() + LWS_PRE);
-  queue_.Pop();
   if (lws_write(wsi_, write_buffer_.data() + LWS_PRE, size, LWS_WRITE_TEXT) <
       static_cast<int>(size)) {
-    return -1;
+    return false;
   }
   WsMetrics().bytes_sent_total += size;
-  if (!queue_.empty() || closing_) lws_callback_on_writable(wsi_);
-  return 0;
+  return true;
 }
 
 int Connection::SendCloseFrame() {
@@ -124,6 +150,36 @@ void Connection::OnTimer() {
   }
 }
 
+void Connection::OnPong() { keepalive_.Confirmed(std::chrono::steady_clock::now()); }
+
+void Connection::CheckKeepalive(std::chrono::steady_clock::time_point now) {
+  if (closing_) return;  // the close has a deadline of its own
+  switch (keepalive_.Check(now)) {
+    case Keepalive::Due::kNothing:
+      return;
+    case Keepalive::Due::kPing:
+      ping_due_ = true;
+      lws_callback_on_writable(wsi_);
+      return;
+    case Keepalive::Due::kHangUp:
+      log::Debug("hanging up on " + peer_address() + ": no pong" + Traced());
+      closing_ = true;
+      close_code_ = kNoPongCloseCode;
+      close_reason_ = "No pong";
+      WsMetrics().CountClose(kNoPongCloseCode);
+      HangUp();
+      return;
+  }
+}
+
+void Connection::HangUp() {
+  hang_up_ = true;
+  lws_set_timer_usecs(wsi_, LWS_SET_TIMER_USEC_CANCEL);
+  // Hung up from the next WRITEABLE, or by lws's timeout when the socket never gets writable.
+  lws_set_timeout(wsi_, PENDING_TIMEOUT_USER_OK, 1);
+  lws_callback_on_writable(wsi_);
+}
+
 void Connection::OnPeerClose(const unsigned char* payload, std::size_t length) {
   if (closing_ || peer_closed_) return;  // the client answers our close frame
   peer_closed_ = true;
@@ -149,7 +205,16 @@ void Connection::OnClosed() {
 void Connection::LogOperation(const OperationLog& line) { ws::LogOperation(identity_, line); }
 
 void Connection::Send(OutgoingMessage message) {
-  if (closing_) return;
+  if (closing_ || hang_up_) return;
+  // Nothing waits to be written, and the socket takes more: the message goes out at once, without
+  // the round of WRITEABLE (two changes of the socket's poll events, which libuv makes as a removal
+  // and an addition, and a wake-up), which cost most of a delivery's CPU. Whatever the socket does
+  // not take at once lws keeps and writes as the socket drains (and lws_send_pipe_choked says
+  // choked until then), so later messages queue behind it.
+  if (queue_.empty() && !ping_due_ && !lws_send_pipe_choked(wsi_)) {
+    if (!WriteText(message)) HangUp();  // the socket failed
+    return;
+  }
   if (!queue_.Push(std::move(message))) {
     log::Warn("closing a slow consumer from " + peer_address() + ": " +
               std::to_string(queue_.size()) + " messages (" + std::to_string(queue_.bytes()) +

@@ -1,11 +1,15 @@
 // One upgraded WebSocket connection: a GraphQL session, its outgoing queue, and the way both meet
-// libwebsockets' rules (conformance of writes: only from SERVER_WRITEABLE, one lws_write per
-// callback, LWS_PRE bytes of headroom; incoming messages may arrive in fragments).
+// libwebsockets' rules (writes from SERVER_WRITEABLE, one lws_write per callback, LWS_PRE bytes of
+// headroom; incoming messages may arrive in fragments). A message sent while nothing waits in the
+// queue and the socket is not choked is written at once instead (Send says why).
 //
 // Server-initiated closes (protocol violations, slow consumers, shutdown) all go the same way: the
 // queue drains (or is dropped, for a slow consumer), then the close frame with its code and reason
 // goes out from SERVER_WRITEABLE, and the connection is hung up once lws has written it. A client
 // that does not take it within a few seconds is cut off.
+//
+// The connection is pinged and hung up as ws/keepalive.h says, when the server checks it
+// (CheckKeepalive); the ping goes out from SERVER_WRITEABLE before any queued message.
 #ifndef NETGRAPH_WS_CONNECTION_H_
 #define NETGRAPH_WS_CONNECTION_H_
 
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include "ws/access_log.h"
+#include "ws/keepalive.h"
 #include "ws/options.h"
 #include "ws/outgoing.h"
 #include "ws/session.h"
@@ -48,6 +53,8 @@ class Connection final : public Peer, public Backend {
   void OnReceive(const char* data, std::size_t length, bool message_complete);
   int OnWritable();
   void OnTimer();
+  // A pong arrived.
+  void OnPong();
   // The client's close frame arrived (`payload`: its code and reason, if any), before any of ours.
   void OnPeerClose(const unsigned char* payload, std::size_t length);
   // The connection is gone: ends the session and writes the close line.
@@ -62,6 +69,8 @@ class Connection final : public Peer, public Backend {
   // Whether the connection has been without a token and without a subscription or operation for
   // at least `timeout` by `now` (a connection that is not idle restarts its clock here).
   bool IdleAnonymous(std::chrono::steady_clock::time_point now, std::chrono::milliseconds timeout);
+  // Pings the client, or hangs up on it, if either is due at `now`.
+  void CheckKeepalive(std::chrono::steady_clock::time_point now);
 
   // Peer
   void Send(OutgoingMessage message) override;
@@ -79,6 +88,10 @@ class Connection final : public Peer, public Backend {
  private:
   // Writes the close frame; the connection is hung up on the next WRITEABLE.
   int SendCloseFrame();
+  // Writes `message` as one text frame; false when the socket failed.
+  bool WriteText(const OutgoingMessage& message);
+  // Closes the connection without a close frame (no pong, or the socket failed).
+  void HangUp();
 
   lws* wsi_;
   const Options& options_;
@@ -88,6 +101,9 @@ class Connection final : public Peer, public Backend {
   std::vector<unsigned char>& write_buffer_;
   ConnectionIdentity identity_;
   const std::chrono::steady_clock::time_point opened_at_ = std::chrono::steady_clock::now();
+  Keepalive keepalive_;
+  bool ping_due_ = false;
+  bool hang_up_ = false;                // the client left a ping unanswered
   std::optional<int> peer_close_code_;  // the client's close frame came first
   bool peer_closed_ = false;
   OutgoingQueue queue_;

@@ -4,9 +4,11 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -53,7 +55,23 @@ const daemon::TraceContext& KeepTrace(PerSession* session, const daemon::TraceCo
 
 // graphql-transport-ws's timeout code, as for a connection_init that never came.
 constexpr int kIdleAnonymousCloseCode = close_code::kInitTimeout;
-constexpr int kSpareDescriptors = 64;    // for handshakes beyond the connection limit
+constexpr int kSpareDescriptors = 64;  // for handshakes beyond the connection limit
+// How often every connection's keepalive is checked: a ping or a hang-up is at most this late.
+constexpr uint64_t kKeepaliveSweepMs = 1000;
+
+// The descriptors lws makes room for: the connection limit and the spare ones, and never fewer than
+// the process may open. lws finds the connection of each socket event by its descriptor: by index
+// into a table as long as the process's limit, but, when told of a lower limit, by searching that
+// table from its start for every event (libwebsockets 4.1: lib/core/context.c sets
+// max_fds_unrelated_to_ulimit, lib/plat/unix/unix-fds.c searches). At 10,000 connections the search
+// took most of the process's CPU (docs/benchmarks.md, "WebSocket fan-out"). lws takes a limit above
+// 10,000,000 for a mistake and assumes 2,560 instead; the connection limit then stands as given.
+unsigned DescriptorLimit(std::size_t max_connections) {
+  const long process_limit = ::sysconf(_SC_OPEN_MAX);
+  const auto needed = static_cast<unsigned>(max_connections) + kSpareDescriptors;
+  if (process_limit <= 0 || process_limit > 10000000) return needed;
+  return std::max(needed, static_cast<unsigned>(process_limit));
+}
 constexpr int kMaxAcceptsPerWake = 256;  // keeps an accept storm from starving the loop
 constexpr int kAcceptPauseMs = 100;      // after running out of descriptors
 constexpr int kHandshakeTimeoutSeconds = 10;
@@ -220,14 +238,6 @@ Server::~Server() {
 
 Status Server::Start(int listen_fd) {
   lws_set_log_level(LLL_ERR | LLL_WARN, LogFromLws);
-  // lws pings a connection that has not answered a ping for ping_interval, and hangs up when the
-  // answer is pong_timeout late. The pings also keep nginx's proxy_read_timeout from firing.
-  // lws counts whole seconds; rounding up never pings or hangs up earlier than configured.
-  const auto ping = std::chrono::ceil<std::chrono::seconds>(options_.ping_interval);
-  const auto hangup =
-      std::chrono::ceil<std::chrono::seconds>(options_.ping_interval + options_.pong_timeout);
-  idle_policy_.secs_since_valid_ping = static_cast<uint16_t>(ping.count());
-  idle_policy_.secs_since_valid_hangup = static_cast<uint16_t>(hangup.count());
 
   void* foreign_loops[] = {loop_};
   lws_context_creation_info info{};
@@ -236,12 +246,15 @@ Status Server::Start(int listen_fd) {
   info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
   info.vhost_name = "netgraph-ws";
   info.protocols = protocols_.data();
+  // The pings are the connections' own (ws/keepalive.h says why): this policy, all zeros, keeps
+  // lws from keeping a validity timer for each connection (lws would take a null policy for its
+  // default one, which pings).
   info.retry_and_idle_policy = &idle_policy_;
   info.user = this;
   info.pcontext = &context_;  // lws clears it once the context is wholly destroyed
   info.timeout_secs = kHandshakeTimeoutSeconds;
   info.max_http_header_data = kMaxHeaderBytes;
-  info.fd_limit_per_thread = static_cast<unsigned>(options_.max_connections) + kSpareDescriptors;
+  info.fd_limit_per_thread = DescriptorLimit(options_.max_connections);
   context_ = lws_create_context(&info);
   if (context_ == nullptr) {
     return Status::Internal(
@@ -269,6 +282,13 @@ Status Server::Start(int listen_fd) {
       idle_timer_,
       [](uv_timer_t* timer) { static_cast<Server*>(timer->data)->CloseIdleAnonymous(); }, sweep,
       sweep);
+  keepalive_timer_ = new uv_timer_t;
+  uv_timer_init(loop_, keepalive_timer_);
+  keepalive_timer_->data = this;
+  uv_timer_start(
+      keepalive_timer_,
+      [](uv_timer_t* timer) { static_cast<Server*>(timer->data)->CheckKeepalives(); },
+      kKeepaliveSweepMs, kKeepaliveSweepMs);
   return Status::Ok();
 }
 
@@ -318,6 +338,11 @@ void Server::CloseIdleAnonymous() {
   }
 }
 
+void Server::CheckKeepalives() {
+  const auto now = std::chrono::steady_clock::now();
+  for (Connection* connection : connections_) connection->CheckKeepalive(now);
+}
+
 int Server::Callback(lws* wsi, lws_callback_reasons reason, void* user, void* in, size_t length) {
   auto* server = static_cast<Server*>(lws_context_user(lws_get_context(wsi)));
   auto* session = static_cast<PerSession*>(user);
@@ -349,6 +374,9 @@ int Server::Callback(lws* wsi, lws_callback_reasons reason, void* user, void* in
       return 0;
     case LWS_CALLBACK_SERVER_WRITEABLE:
       return connection != nullptr ? connection->OnWritable() : 0;
+    case LWS_CALLBACK_RECEIVE_PONG:
+      if (connection != nullptr) connection->OnPong();
+      return 0;
     case LWS_CALLBACK_TIMER:
       if (connection != nullptr) connection->OnTimer();
       return 0;
@@ -454,6 +482,10 @@ void Server::Stop(std::function<void()> stopped) {
   if (idle_timer_ != nullptr) {
     uv_timer_stop(idle_timer_);
     CloseAndDelete(std::exchange(idle_timer_, nullptr));
+  }
+  if (keepalive_timer_ != nullptr) {
+    uv_timer_stop(keepalive_timer_);
+    CloseAndDelete(std::exchange(keepalive_timer_, nullptr));
   }
   for (Connection* connection : connections_) {
     connection->Close(close_code::kGoingAway, "Server shutting down");

@@ -57,6 +57,7 @@ class Server {
   void Accept();
   void PauseAccepting();
   void CloseIdleAnonymous();
+  void CheckKeepalives();
   void Finish();
 
   uv_loop_t* loop_;
@@ -67,9 +68,10 @@ class Server {
   std::array<lws_protocols, 4> protocols_{};
   lws_context* context_ = nullptr;
   int listen_fd_ = -1;
-  uv_poll_t* listen_poll_ = nullptr;  // heap handles: libuv closes them asynchronously
-  uv_timer_t* timer_ = nullptr;       // accept pause, then the shutdown deadline
-  uv_timer_t* idle_timer_ = nullptr;  // the sweep for idle anonymous connections
+  uv_poll_t* listen_poll_ = nullptr;       // heap handles: libuv closes them asynchronously
+  uv_timer_t* timer_ = nullptr;            // accept pause, then the shutdown deadline
+  uv_timer_t* idle_timer_ = nullptr;       // the sweep for idle anonymous connections
+  uv_timer_t* keepalive_timer_ = nullptr;  // the pings' sweep (ws/keepalive.h)
   std::unordered_set<Connection*> connections_;
   std::unordered_map<std::string, std::size_t> connections_per_address_;  // sessions started
   std::vector<unsigned char> write_buffer_;
