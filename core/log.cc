@@ -18,7 +18,9 @@ Level g_threshold = Level::kInfo;
 // renewed in a forked child (the pool's workers log from the first request on). 0 before Init.
 std::atomic<pid_t> g_pid{0};
 
-// Kept lines (KeepLines): only a process with one thread keeps any, so these need no lock.
+// Kept lines (KeepLines): only the thread that called it keeps any (t_keeping), and only it reads
+// or writes these, so they need no lock; other threads' lines are written at once.
+thread_local bool t_keeping = false;
 std::chrono::milliseconds g_keep_delay{0};
 std::string g_kept;
 std::chrono::steady_clock::time_point g_kept_since;
@@ -28,10 +30,12 @@ void WriteOut(std::string_view text) {
   (void)!::write(STDERR_FILENO, text.data(), text.size());
 }
 
-// In a forked child: its own pid, and none of its parent's kept lines (the parent writes those).
+// In a forked child: its own pid, none of its parent's kept lines (the parent writes those), and
+// every line written at once.
 void AfterFork() {
   g_pid.store(::getpid(), std::memory_order_relaxed);
   g_kept.clear();
+  t_keeping = false;
 }
 
 // The syslog priority journald takes from a "<N>" line prefix.
@@ -133,7 +137,7 @@ void Write(Level level, std::string_view message) {
       .append("]: ")
       .append(EscapeControlCharacters(message));
   line.push_back('\n');
-  if (g_keep_delay.count() == 0) {
+  if (!t_keeping) {
     WriteOut(line);
     return;
   }
@@ -154,16 +158,17 @@ void Write(Level level, std::string_view message) {
 void KeepLines(std::chrono::milliseconds delay) {
   Flush();
   g_keep_delay = delay;
-  if (g_kept.capacity() < kKeptBytes) g_kept.reserve(kKeptBytes);
+  t_keeping = delay.count() > 0;
+  if (t_keeping && g_kept.capacity() < kKeptBytes) g_kept.reserve(kKeptBytes);
 }
 
 std::optional<std::chrono::steady_clock::time_point> KeptLinesDue() {
-  if (g_kept.empty()) return std::nullopt;
+  if (!t_keeping || g_kept.empty()) return std::nullopt;
   return g_kept_since + g_keep_delay;
 }
 
 void Flush() {
-  if (g_kept.empty()) return;
+  if (!t_keeping || g_kept.empty()) return;
   WriteOut(g_kept);
   g_kept.clear();
 }

@@ -30,15 +30,16 @@ void SetLevel(Level level);
 
 void Write(Level level, std::string_view message);
 
-// Kept lines, for a process with one thread that logs a line per request (a pool worker's access
-// lines): after KeepLines(delay), its info and debug lines are kept in memory and written together,
-// one write(2) for several, as nginx's `access_log ... buffer=... flush=...` does. At most
+// Kept lines, for the thread of a process that logs a line per request (a pool worker's access
+// lines): after KeepLines(delay), the info and debug lines of the thread that called it are kept in
+// memory and written together, one write(2) for several, as nginx's `access_log ... buffer=...
+// flush=...` does; other threads' lines (a worker's JWKS refresher) are written at once. At most
 // kKeptBytes are kept, whole lines only, so that each write stays one that a pipe never mixes with
 // another process's (PIPE_BUF); a line that would not fit sends the kept ones first. A warn or
 // error line sends the kept ones with it, in one write, so the order holds. The process's loop
 // calls Flush once KeptLinesDue() has passed, at most `delay` after the first kept line, and before
 // it exits. What is kept when the process is killed is lost: `delay` bounds it. A zero `delay`
-// keeps nothing. A forked child starts with none kept.
+// keeps nothing. A forked child keeps none. KeptLinesDue and Flush concern the calling thread's.
 inline constexpr std::size_t kKeptBytes = 4096;
 void KeepLines(std::chrono::milliseconds delay);
 // When the kept lines are due to be written; nullopt when none are kept.

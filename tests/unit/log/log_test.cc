@@ -9,6 +9,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace netgraph::log {
@@ -174,6 +175,25 @@ TEST_F(KeptLinesTest, WithoutADelayEveryLineIsWrittenAtOnce) {
   Info("two");
   EXPECT_EQ(Writes().size(), 2u);
   EXPECT_FALSE(KeptLinesDue().has_value());
+}
+
+// A pool worker's JWKS refresher logs from a thread of its own: its lines go out at once, never
+// into the kept ones the worker's thread alone touches.
+TEST_F(KeptLinesTest, OnlyTheThreadThatAskedKeepsItsLines) {
+  KeepLines(std::chrono::seconds(5));
+  Info("the keeping thread's");
+  std::thread other([] {
+    Info("another thread's");
+    EXPECT_FALSE(KeptLinesDue().has_value());
+  });
+  other.join();
+  std::vector<std::string> writes = Writes();
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_NE(writes[0].find("another thread's"), std::string::npos) << writes[0];
+  Flush();
+  writes = Writes();
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_NE(writes[0].find("the keeping thread's"), std::string::npos) << writes[0];
 }
 
 TEST_F(KeptLinesTest, AForkedChildWritesNoneOfItsParentsKeptLines) {
