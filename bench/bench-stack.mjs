@@ -223,9 +223,12 @@ export function percentile(values, p) {
 }
 
 // Starts the Node reference server (bench/reference-server) on the peer's upstream port with
-// `processes` processes; returns its primary's pid.
+// `processes` processes; returns its primary's pid. It runs under the scheduling policy the pool
+// runs under (SCHED_BATCH: systemd/netgraph-fcgi.service, scripts/stack), so the comparison is of
+// the servers, not of their policies.
 export function startReferenceServer(env, processes) {
-  return startReferenceProcess(env, 'server.mjs', ['--port', String(ports.nodeUpstream), '--processes', String(processes)]);
+  return startReferenceProcess(env, 'server.mjs', ['--port', String(ports.nodeUpstream), '--processes', String(processes)],
+    ['chrt', '--batch', '0']);
 }
 
 // Starts the Node subscriptions peer (bench/reference-server/subscriptions.mjs: graphql-ws on the
@@ -234,15 +237,16 @@ export function startSubscriptionsServer(env) {
   return startReferenceProcess(env, 'subscriptions.mjs', ['--port', String(ports.nodeSubscriptionsUpstream)]);
 }
 
-// `script` of bench/reference-server (installed first if need be) with `args`, once it says
-// "listening on".
-async function startReferenceProcess(env, script, args) {
+// `script` of bench/reference-server (installed first if need be) with `args`, run through
+// `launcher` (a program that execs its arguments, or none), once it says "listening on".
+async function startReferenceProcess(env, script, args, launcher = []) {
   const dir = path.join(repo, 'bench/reference-server');
   if (!existsSync(path.join(dir, 'node_modules'))) {
     log('bench: installing the reference server (npm ci in bench/reference-server)');
     execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
   }
-  const child = spawn(process.execPath, [path.join(dir, script), ...args],
+  const [program, ...programArgs] = [...launcher, process.execPath, path.join(dir, script), ...args];
+  const child = spawn(program, programArgs,
     { env: { ...env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] });
   atExit(() => child.kill('SIGTERM'));
   let ready = false;

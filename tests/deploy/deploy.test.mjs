@@ -196,6 +196,15 @@ test('systemd-analyze security rates both units at most 1.2 (docs/security.md); 
   }
 });
 
+test('the pool, its workers and their watchers run under SCHED_BATCH (CPUSchedulingPolicy=batch), netgraph-ws under the default policy', () => {
+  const policy = (pid) => container.must('chrt', '-p', String(pid)).match(/current scheduling policy: (\S+)/)[1];
+  const master = mainPid('netgraph-fcgi.service');
+  const workers = childrenOf(master);
+  assert.ok(workers.length >= 2, `workers: ${workers}`);
+  for (const pid of [master, ...workers, ...workers.flatMap(childrenOf)]) assert.equal(policy(pid), 'SCHED_BATCH', `pid ${pid}`);
+  assert.equal(policy(mainPid('netgraph-ws.service')), 'SCHED_OTHER');
+});
+
 test('systemctl reload with NETGRAPH_WORKERS 2 then 4 under a load loop: 4 workers, no failed request', async () => {
   assert.equal(workerCount(), 2);
   const master = mainPid('netgraph-fcgi');
