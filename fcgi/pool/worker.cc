@@ -283,8 +283,7 @@ int RunWorker(const WorkerOptions& options, api::Service& service) {
     // Over the limit by the connection just accepted: it pushes out the one whose request has been
     // on its way the longest.
     if (held.size() > kMaxConnections) {
-      const auto pushed_out =
-          SweepConnections(connections, options, Clock::now()).longest_arriving;
+      const auto pushed_out = SweepConnections(connections, options, Clock::now()).longest_arriving;
       if (pushed_out != held.end()) {
         NotePeerClosed("pushed out by a new connection, at the limit of connections per worker");
         connections.Close(pushed_out);
