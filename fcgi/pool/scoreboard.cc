@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cstring>
 #include <ctime>
 #include <map>
 #include <new>
@@ -39,48 +38,6 @@ void Bump(Counter& counter, std::uint64_t amount = 1) {
 }
 
 }  // namespace
-
-template <std::size_t kBytes>
-void AtomicText<kBytes>::Store(std::string_view text) {
-  text = text.substr(0, kBytes - 1);
-  for (std::size_t word = 0; word < words_.size(); ++word) {
-    std::uint64_t value = 0;
-    const std::size_t at = word * 8;
-    if (at < text.size())
-      std::memcpy(&value, text.data() + at, std::min<std::size_t>(8, text.size() - at));
-    words_[word].store(value, std::memory_order_relaxed);
-    if (at >= text.size()) break;  // the rest was zero or is past the terminator
-  }
-}
-
-template <std::size_t kBytes>
-std::string AtomicText<kBytes>::Load() const {
-  std::string text;
-  for (const auto& word : words_) {
-    const std::uint64_t value = word.load(std::memory_order_relaxed);
-    char bytes[8];
-    std::memcpy(bytes, &value, 8);
-    for (char c : bytes) {
-      if (c == '\0') return text;
-      text.push_back(c);
-    }
-  }
-  return text;
-}
-
-template <std::size_t kBytes>
-bool AtomicText<kBytes>::Equals(std::string_view text) const {
-  if (text.size() >= kBytes) return false;
-  for (std::size_t word = 0; word < words_.size(); ++word) {
-    std::uint64_t expected = 0;
-    const std::size_t at = word * 8;
-    if (at < text.size())
-      std::memcpy(&expected, text.data() + at, std::min<std::size_t>(8, text.size() - at));
-    if (words_[word].load(std::memory_order_relaxed) != expected) return false;
-    if (at + 8 > text.size()) return true;  // this word holds the terminator
-  }
-  return true;
-}
 
 struct RequestSeries {
   std::atomic<std::uint32_t> used;  // set (release) once `labels` is written; never cleared

@@ -32,6 +32,7 @@
 
 #include "core/status.h"
 #include "core/telemetry.h"
+#include "fcgi/pool/atomic_text.h"
 #include "fcgi/pool/shared_memory.h"
 
 namespace netgraph::fcgi {
@@ -57,23 +58,6 @@ constexpr std::array<double, 13> kLatencyBuckets = {0.001, 0.0025, 0.005, 0.01, 
 
 constexpr std::size_t kOperationKinds = static_cast<std::size_t>(OperationKind::kCount);
 constexpr std::size_t kRestartCauses = static_cast<std::size_t>(RestartCause::kCount);
-
-// Text that a reader may read while its writer rewrites it: bytes in atomic words, so a torn read
-// is a mix of two texts (which the slot's sequence counter detects), never undefined behaviour.
-template <std::size_t kBytes>
-class AtomicText {
- public:
-  static_assert(kBytes % 8 == 0);
-  // Truncates to kBytes - 1 bytes.
-  void Store(std::string_view text);
-  std::string Load() const;
-  // Whether Load would return `text`, without building it (the writer's own check of its label
-  // sets, on every request).
-  bool Equals(std::string_view text) const;
-
- private:
-  std::array<std::atomic<std::uint64_t>, kBytes / 8> words_;
-};
 
 // One request as it is counted when it ends.
 struct FinishedRequest {
