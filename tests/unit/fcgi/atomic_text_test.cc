@@ -20,7 +20,8 @@ TEST(AtomicTextTest, LoadAndEqualsAgreeForEveryLength) {
     EXPECT_EQ(text.Load(), expected) << length;
     EXPECT_TRUE(text.Equals(expected)) << length;
     EXPECT_FALSE(text.Equals(expected + "x")) << length;
-    if (!expected.empty()) EXPECT_FALSE(text.Equals(expected.substr(0, expected.size() - 1))) << length;
+    if (!expected.empty())
+      EXPECT_FALSE(text.Equals(expected.substr(0, expected.size() - 1))) << length;
   }
 }
 
