@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { netgraphctl, waitFor } from '../support/stack.mjs';
 import { databaseRelay } from '../support/database_relay.mjs';
 import {
-  metricSample, onEveryWorker, poolData as data, poolMetrics, poolPost as post, startPool,
+  metricSample, onEveryWorker, poolData as data, poolMetrics, poolPost as post, startPool, withRelayStopped,
 } from '../support/pool.mjs';
 import {
   CLAIM, PORTFOLIO, REDEEM, claim, confidentialKeypair, issueVouchers, newUser, randomWallet,
@@ -98,9 +98,7 @@ test('after claimVoucher and redeemVoucher every worker answers with the change,
   const warm = await counts(pool.socket);
   assert.equal(warm.hits - start.hits, workers, 'the second round came from memory');
 
-  // With the relay stopped nothing but the mutating worker itself can invalidate the caches.
-  process.kill(pool.relayPid, 'SIGSTOP');
-  try {
+  await withRelayStopped(pool, async () => {
     const [code] = issueVouchers(40);
     const wallet = randomWallet();
     const claimed = await data(pool.socket, CLAIM, { token: user.token, variables: { code, wallet } });
@@ -122,9 +120,7 @@ test('after claimVoucher and redeemVoucher every worker answers with the change,
       assert.equal(p.balances.tokenAccount, redeemed.redeemVoucher.redemption.tokenAccount, body);
       assert.equal(p.summary.hasConfidentialBalance, true, body);
     }
-  } finally {
-    process.kill(pool.relayPid, 'SIGCONT');
-  }
+  });
 });
 
 test('a worker never hands one user\'s answer to another, nor to a token it refuses', async (t) => {

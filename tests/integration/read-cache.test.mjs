@@ -11,6 +11,7 @@ import { netgraphctl, runDir, waitFor } from '../support/stack.mjs';
 import { databaseRelay } from '../support/database_relay.mjs';
 import {
   metricSample as sample, onEveryWorker, poolData as data, poolMetrics as metrics, poolPost as post, startPool,
+  withRelayStopped,
 } from '../support/pool.mjs';
 import { runDaemon, EX_CONFIG } from '../support/daemon.mjs';
 import {
@@ -59,9 +60,7 @@ test('after claimVoucher and redeemVoucher every worker answers with the change,
   for (let i = 0; i < 2; i++) await onEveryWorker(pool.socket, workers, PUBLIC);  // caches full
   const before = await data(pool.socket, PUBLIC);
 
-  // With the relay stopped nothing but the mutating worker itself can invalidate the caches.
-  process.kill(pool.relayPid, 'SIGSTOP');
-  try {
+  await withRelayStopped(pool, async () => {
     const user = newUser('read-your-writes');
     const [code] = issueVouchers(40);
     const wallet = randomWallet();
@@ -85,9 +84,7 @@ test('after claimVoucher and redeemVoucher every worker answers with the change,
       // 40 NGT redeemed at the current price 0.05.
       assert.ok(Math.abs(investmentData.marketCap - claimedState.marketCap - 2) < 1e-9, body);
     }
-  } finally {
-    process.kill(pool.relayPid, 'SIGCONT');
-  }
+  });
 });
 
 // Polls `socket` until `seen(data)` holds; resolves to the milliseconds since `since`.

@@ -36,6 +36,17 @@ export async function startPool(t, name, env = {}, { workers = 2 } = {}) {
 
 // A GraphQL POST to a pool over FastCGI, the whole exchange asserted to be a 200; resolves to the
 // body. `hold` delays the body (see fastcgiRequest).
+// Runs `fn` with the pool's relay stopped (SIGSTOP): meanwhile nothing but the worker that commits
+// a change can invalidate the workers' caches. The relay goes on (SIGCONT) however `fn` ends.
+export async function withRelayStopped(pool, fn) {
+  process.kill(pool.relayPid, 'SIGSTOP');
+  try {
+    return await fn();
+  } finally {
+    process.kill(pool.relayPid, 'SIGCONT');
+  }
+}
+
 export async function poolPost(socket, query, { token, variables, hold } = {}) {
   const response = await fastcgiRequest(socket, {
     headers: {
