@@ -22,8 +22,7 @@
 // numbers across machines (docs/benchmarks.md).
 import { randomBytes } from 'node:crypto';
 import { readFileSync, existsSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
-import { loginCommands, respCommand, signUpdate, updateSigningKey } from '../tests/support/redis.mjs';
+import { publisher as redisPublisher, signUpdate, updateSigningKey } from '../tests/support/redis.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -89,44 +88,6 @@ function rssKiB(pid) {
   } catch {
     return null;
   }
-}
-
-// One Redis connection for all publishes: PUBLISH and read the integer reply, in order. It logs in
-// as the URL says, and signs each update as the outbox relay does (NETGRAPH_UPDATE_SIGNING_KEY_FILE).
-class Publisher {
-  constructor(url) {
-    this.key = updateSigningKey();
-    this.pending = [];
-    this.buffer = '';
-    this.socket = net.connect(Number(url.port || 6379), url.hostname || '127.0.0.1');
-    this.socket.setNoDelay(true);
-    this.socket.setEncoding('utf8');
-    const login = loginCommands(url.href);
-    const connected = new Promise((resolve, reject) => { this.socket.once('connect', resolve); this.socket.once('error', reject); });
-    this.ready = connected.then(() => {
-      const loggedIn = Array.from({ length: login.replies },
-        () => new Promise((resolve, reject) => this.pending.push({ resolve, reject })));
-      this.socket.write(login.text);
-      return Promise.all(loggedIn);
-    });
-    this.socket.on('data', (chunk) => {
-      this.buffer += chunk;
-      let end;
-      while ((end = this.buffer.indexOf('\r\n')) >= 0) {
-        const line = this.buffer.slice(0, end);
-        this.buffer = this.buffer.slice(end + 2);
-        const waiter = this.pending.shift();
-        if (line[0] === ':') waiter.resolve(Number(line.slice(1)));
-        else if (line[0] === '+') waiter.resolve(line.slice(1));
-        else waiter.reject(new Error(`Redis: ${line}`));
-      }
-    });
-  }
-  publish(channel, message) {
-    const command = respCommand('PUBLISH', channel, signUpdate(message, channel, this.key));
-    return new Promise((resolve, reject) => { this.pending.push({ resolve, reject }); this.socket.write(command); });
-  }
-  close() { this.socket.end(); }
 }
 
 function update(index) {
@@ -219,8 +180,14 @@ function percentile(sorted, p) {
 
 const pid = wsPid();
 const rssBefore = pid ? rssKiB(pid) : null;
-const publisher = new Publisher(redis);
-await publisher.ready;
+// One Redis connection for all publishes, each update signed as the outbox relay signs it
+// (NETGRAPH_UPDATE_SIGNING_KEY_FILE).
+const signingKey = updateSigningKey();
+const connection = await redisPublisher(redis.href);
+const publisher = {
+  publish: (channel, message) => connection.publish(channel, signUpdate(message, channel, signingKey)),
+  close: () => connection.close(),
+};
 
 const sockets = [];
 const connectStarted = performance.now();

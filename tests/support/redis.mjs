@@ -75,24 +75,40 @@ function onReplies(socket, onReply) {
   });
 }
 
+// One connection to `redisUrl` for any number of PUBLISHes, answered in order; resolves once it
+// has logged in. publish(channel, message) sends `message` as given (sign it first: signUpdate) and
+// resolves with the number of subscribers that received it, or rejects with Redis's error.
+export async function publisher(redisUrl) {
+  const socket = connect(redisUrl, '');
+  socket.setNoDelay(true);  // a benchmark times each publish (bench/ws-fanout.mjs)
+  const waiting = [];
+  const reply = () => new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  onReplies(socket, (value) => {
+    const waiter = waiting.shift();
+    if (value instanceof RespError) waiter.reject(new Error(`Redis answered ${value.message}`));
+    else waiter.resolve(value);
+  });
+  socket.on('error', (error) => { for (const waiter of waiting.splice(0)) waiter.reject(error); });
+  await Promise.all(Array.from({ length: loginCommands(redisUrl).replies }, reply));
+  return {
+    publish(channel, message) {
+      const answered = reply();
+      socket.write(respCommand('PUBLISH', channel, message));
+      return answered;
+    },
+    close() { socket.end(); },
+  };
+}
+
 // PUBLISH `message` (as given: sign it first) on `channel` over a fresh connection to `redisUrl`;
 // resolves with the number of subscribers that received it, rejects with Redis's error.
-export function publishRaw(redisUrl, channel, message) {
-  const logins = loginCommands(redisUrl).replies;
-  return new Promise((resolve, reject) => {
-    const socket = connect(redisUrl, respCommand('PUBLISH', channel, message));
-    const replies = [];
-    onReplies(socket, (reply) => {
-      replies.push(reply);
-      if (replies.length < logins + 1) return true;
-      socket.end();
-      const failed = replies.find((r) => r instanceof RespError);
-      if (failed) reject(new Error(`Redis answered ${failed.message}`));
-      else resolve(replies[logins]);
-      return false;
-    });
-    socket.on('error', reject);
-  });
+export async function publishRaw(redisUrl, channel, message) {
+  const connection = await publisher(redisUrl);
+  try {
+    return await connection.publish(channel, message);
+  } finally {
+    connection.close();
+  }
 }
 
 class RespError extends Error {}
