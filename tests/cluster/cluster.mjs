@@ -17,7 +17,7 @@
 // does. Exits 1 when an invariant fails, a request fails uncleanly or hangs, or the service does
 // not recover within RECOVERY_LIMIT_MS.
 import { execFile } from 'node:child_process';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -30,6 +30,7 @@ import {
 import {
   APP_HOSTS, Cluster, DATA_HOSTS, DATABASE_HOSTS, HOSTS, REDIS_HOSTS, SENTINEL_HOSTS, waitFor,
 } from './hosts.mjs';
+import { newKeyPair } from '../support/jwt.mjs';
 import { measureCapacity } from './capacity.mjs';
 import { CLIENT_ADDRESSES, createBridge, removeBridge, subnetInUse } from './network.mjs';
 
@@ -124,7 +125,7 @@ async function netgraphctl(...args) {
 // ---------------------------------------------------------------------------------------------
 // The topology, built as docs/operations.md says.
 async function buildCluster(deb) {
-  const providerKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const providerKey = newKeyPair('ec');
   const issuer = 'https://idp.cluster.test/';
   const audience = 'netgraph-cluster';
   const devKeyFile = path.join(runDir, 'provider.pem');

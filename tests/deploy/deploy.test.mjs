@@ -9,9 +9,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { generateKeyPairSync } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { newKeyPair } from '../support/jwt.mjs';
 import { Container, rootfs } from './container.mjs';
 import { LegacySubscriber, TransportSubscriber, requestLoop } from './clients.mjs';
 import { aptInstallLine, configure, envFile, journal, pause, runDocsBlock, shippedConfiguration, waitForHealth } from './install.mjs';
@@ -23,7 +23,7 @@ const repo = path.resolve(import.meta.dirname, '../..');
 
 // The identity provider's key, configured at install as a PEM file, later published at its JWKS URL
 // (tests/support/jwks-server.mjs, on the host: the container shares its network) and rotated there.
-const providerKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const providerKey = newKeyPair('ec');
 const issuer = 'https://idp.deploy.test/';
 const audience = 'netgraph-deploy';
 

@@ -11,10 +11,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { newKeyPair } from '../support/jwt.mjs';
 import { Container, rootfs } from './container.mjs';
 import { post, requestLoop, LegacySubscriber, TransportSubscriber, siteUrl } from './clients.mjs';
 import { aptInstallLine, configure, journal, pause, runDocsBlock, shippedConfiguration, waitForHealth } from './install.mjs';
@@ -26,7 +26,7 @@ const state = path.join(scratch, 'state');
 const merged = path.join(state, 'merged');
 
 // The identity provider: tokens for the claims are signed with its key (tests/support/jwt.mjs).
-const providerKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const providerKey = newKeyPair('ec');
 const devKeyFile = path.join(scratch, 'provider.pem');
 writeFileSync(devKeyFile, providerKey.privateKey.export({ format: 'pem', type: 'pkcs8' }));
 Object.assign(process.env, {

@@ -4,12 +4,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { childrenOf, graphql, netgraphctl, repo, runDir, waitFor } from '../support/stack.mjs';
 import { fastcgiGraphql } from '../support/fastcgi.mjs';
-import { claimsFor, devKey, now, signJwt, tokenFor } from '../support/jwt.mjs';
+import { claimsFor, devKey, newKeyPair, now, signJwt, tokenFor } from '../support/jwt.mjs';
 import { CLAIM, PORTFOLIO, issueVouchers, newUser, randomWallet } from '../support/api.mjs';
 
 const ES256 = { alg: 'ES256', typ: 'JWT' };
@@ -55,8 +54,8 @@ test('netgraphctl token mint makes tokens the stack accepts; --expired ones it r
 test('forged, broken and stale tokens read "Authentication required"', async () => {
   const sub = `did:test:victim-${Date.now()}`;
   const publicPem = readFileSync(process.env.NETGRAPH_JWT_PUBLIC_KEY_FILE, 'utf8');
-  const otherEc = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
-  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  const otherEc = newKeyPair('ec').privateKey;
+  const rsa = newKeyPair('rsa').privateKey;
   const good = tokenFor(sub);
   const cases = {
     'alg none without signature': signJwt({ alg: 'none', typ: 'JWT' }, claimsFor(sub)),
@@ -106,8 +105,8 @@ const ISSUER = 'https://issuer.netgraph.test/';
 const AUDIENCE = 'netgraph-api-test';
 const socket = path.join(runDir, 'api-auth-rs256.sock');
 const keys = {
-  k1: generateKeyPairSync('rsa', { modulusLength: 2048 }),
-  k2: generateKeyPairSync('rsa', { modulusLength: 2048 }),
+  k1: newKeyPair('rsa'),
+  k2: newKeyPair('rsa'),
 };
 let pool;
 

@@ -3,11 +3,12 @@
 // possession by signing walletChallenge's off-chain message and takes the wallet over.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { sign } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
 import { graphql, netgraphctl, netgraphctlResult } from '../support/stack.mjs';
 import { fastcgiGraphql } from '../support/fastcgi.mjs';
 import { psql } from '../support/postgres.mjs';
+import { newKeyPair } from '../support/jwt.mjs';
 import { startPool } from '../support/pool.mjs';
 import {
   RFC3339_UTC, claim, confidentialKeypair, issueVouchers, newUser, portfolio, redeem,
@@ -15,7 +16,7 @@ import {
 
 // An Ed25519 wallet: its address is the base58 of the public key.
 function newWallet() {
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const { publicKey, privateKey } = newKeyPair('ed25519');
   const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x, 'base64url');
   return {
     address: new PublicKey(raw).toBase58(),

@@ -5,13 +5,12 @@
 // workers keep serving; netgraph-ws applies new keys and keeps every subscriber connected.
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   childrenOf, graphql, isAlive, readPid, runDir, stackSettings, waitFor,
 } from '../support/stack.mjs';
-import { claimsFor, signJwt, tokenFor } from '../support/jwt.mjs';
+import { claimsFor, newKeyPair, signJwt, tokenFor } from '../support/jwt.mjs';
 import { PORTFOLIO } from '../support/api.mjs';
 import { loadLoop } from '../support/load-loop.mjs';
 import {
@@ -66,7 +65,7 @@ test('a reload with NETGRAPH_WORKERS 2 then 4 gives 4 workers while a load loop 
 
 // A second signing key, published as a JWKS the way identity providers do.
 function rotatedKey() {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { privateKey, publicKey } = newKeyPair('ec');
   const jwk = { ...publicKey.export({ format: 'jwk' }), kid: `rotated-${Date.now()}`, alg: 'ES256', use: 'sig' };
   const jwks = path.join(runDir, `jwks-${process.pid}.json`);
   writeFileSync(jwks, JSON.stringify({ keys: [jwk] }));

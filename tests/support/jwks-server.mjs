@@ -4,12 +4,11 @@
 // (connections reset, 503, a body that is not a JWKS), and counts the requests it receives, so a
 // test can see how often the daemons fetch.
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { signJwt } from './jwt.mjs';
+import { newKeyPair, signJwt } from './jwt.mjs';
 
 // A CA and a certificate it issued for 127.0.0.1 and localhost, in a new directory under `parent`.
 // Returns the paths; ca.pem is what NETGRAPH_JWT_JWKS_CA_FILE names.
@@ -29,10 +28,17 @@ export function makeCertificates(parent = os.tmpdir()) {
 }
 
 // A new ES256 signing key with `kid`: its public JWK and a signer of tokens carrying the kid.
-export function signingKey(kid) {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+// `withKid(other)` is the same key under another kid: a test that needs many unknown kids makes one
+// key (newKeyPair runs openssl), not one per token.
+export function signingKey(kid, keyPair = newKeyPair('ec')) {
+  const { privateKey, publicKey } = keyPair;
   const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' };
-  return { kid, jwk, sign: (claims) => signJwt({ alg: 'ES256', typ: 'JWT', kid }, claims, privateKey) };
+  return {
+    kid,
+    jwk,
+    sign: (claims) => signJwt({ alg: 'ES256', typ: 'JWT', kid }, claims, privateKey),
+    withKid: (other) => signingKey(other, keyPair),
+  };
 }
 
 // Starts the server on 127.0.0.1 (`port` 0: any free port). `publish(keys, { maxAge })` sets what

@@ -1,9 +1,26 @@
 // Compact JWS tokens for tests, signed with node:crypto: the good ones the stack accepts and the
 // bad ones it must refuse (alg none, HS256 keyed with the public key, wrong keys, bad claims).
-import { createHmac, createPrivateKey, sign } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { createHmac, createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 const b64url = (data) => Buffer.from(data).toString('base64url');
+
+// A new key pair ({privateKey, publicKey} KeyObjects): 'ec' (P-256), 'rsa' (2048 bits) or 'ed25519'.
+// Made by openssl, not node:crypto's generateKeyPairSync: on node 20 a garbage collection during
+// an operation on a freshly generated key can free the generating job, whose destructor then
+// waits for the key's lock that the operation holds, and the test process hangs for ever (seen
+// in tests/integration/jwks-url.test.mjs, one run in seven, and in CI).
+export function newKeyPair(kind) {
+  const options = {
+    ec: ['-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256'],
+    rsa: ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048'],
+    ed25519: ['-algorithm', 'ED25519'],
+  }[kind];
+  if (!options) throw new Error(`no key pair of kind ${kind}`);
+  const privateKey = createPrivateKey(execFileSync('openssl', ['genpkey', ...options], { encoding: 'utf8' }));
+  return { privateKey, publicKey: createPublicKey(privateKey) };
+}
 
 // Signs `claims` with `header.alg`: ES256/RS256 with a private KeyObject, HS256 with a secret
 // (Buffer or string), `none` with nothing.
