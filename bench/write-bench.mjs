@@ -47,9 +47,7 @@ import {
   postmasterPid, printMachine, printVerdicts, psql, requireTools, runMain, setQuiet, stackRun, stackUp,
   startNginx, startReferenceServer, treeCpuUs, usage as usageOf, useStack,
 } from './bench-stack.mjs';
-import {
-  begin, releaseSavepoint, savepoint, statements,
-} from './reference-server/claim-voucher.mjs';
+import { statements } from './reference-server/claim-voucher.mjs';
 
 // A stack of its own, on a new database each run: the run's claims leave rows that would change
 // the next run's figures, and http-bench's.
@@ -210,42 +208,27 @@ function makeInvestors(env, runId) {
 }
 
 // --- pgbench ---------------------------------------------------------------------------------------
-// The claim's statements for pgbench, with its variables for the parameters. A client's first
-// transaction also reads its investor, wallet (the peers', registered last) and round (\gset); every transaction first looks up
-// the code of the next voucher by id, the one statement a claim does not run: pgbench variables
-// hold numbers, and a code is text.
+// The claim's statements for pgbench, with its variables for the parameters: the user's lookup and
+// the claim as one statement (migration 0010). A client's first transaction also reads its investor
+// and wallet (the peers', registered last) (\gset); every transaction first looks up the code of the
+// next voucher by id, the one statement a claim does not run: pgbench variables hold numbers, and a
+// code is text. Every claim is to a known wallet whose graph nodes exist, so claim_voucher claims
+// (pgbenchClaims checks that it did).
 function claimScript() {
   const sql = (statement, ...vars) => `${statement.text.replace(/\$(\d+)/g, (_, n) => `:${vars[n - 1]}`)};`;
   const s = statements;
   return [
     '\\if :n = 0',
-    "SELECT u.idp_did AS did, u.id AS user_id, w.address AS wallet, " +
-      "jsonb_build_array(jsonb_build_object('id', u.public_id, 'type', 'Investor', 'labels', jsonb_build_array('Investor')), " +
-      "jsonb_build_object('id', w.public_id, 'type', 'Wallet', 'labels', jsonb_build_array('Wallet')), " +
-      "jsonb_build_object('id', 'round-' || r.id, 'type', 'Round', 'labels', jsonb_build_array('Round', r.name))) AS nodes, " +
-      "jsonb_build_array(jsonb_build_object('source', u.public_id, 'target', w.public_id, 'type', 'OWNS'), " +
-      "jsonb_build_object('source', w.public_id, 'target', 'round-' || r.id, 'type', 'INVESTED_IN')) AS links " +
-      'FROM users u JOIN LATERAL (SELECT address, public_id FROM wallets WHERE user_id = u.id ' +
-      'ORDER BY created_at DESC, address LIMIT 1) w ON true, vouchers v JOIN rounds r ON r.id = v.round_id ' +
-      'WHERE u.idp_did = :did_prefix::text || :client_id::text AND v.id = :first \\gset',
+    'SELECT u.idp_did AS did, u.id AS user_id, u.public_id AS public_id, w.address AS wallet ' +
+      'FROM users u JOIN LATERAL (SELECT address FROM wallets WHERE user_id = u.id ' +
+      'ORDER BY created_at DESC, address LIMIT 1) w ON true ' +
+      'WHERE u.idp_did = :did_prefix::text || :client_id::text \\gset',
     '\\endif',
     '\\set n :n + 1',
     '\\set voucher :first + :client_id * :per_client + :n - 1',
     'SELECT code FROM vouchers WHERE id = :voucher \\gset',
     sql(s.usersFindByDid, 'did'),
-    `${begin};`,
-    sql(s.claimantLock, 'user_id', 'window'),
-    `${savepoint};`,
-    sql(s.walletsInsert, 'wallet', 'user_id'),
-    sql(s.walletsFindForKeyShare, 'wallet'),
-    sql(s.vouchersClaim, 'code', 'user_id', 'wallet'),
-    `${sql(s.graphHolds, 'nodes', 'links').slice(0, -1)}\\gset`,
-    '\\if :holds',
-    '\\else',
-    sql(s.graphWrite, 'nodes', 'links'),
-    '\\endif',
-    `${releaseSavepoint};`,
-    'COMMIT;',
+    sql(s.claimVoucher, 'user_id', 'public_id', 'code', 'wallet', 'window', 'max_failures', 'graph_by_caller'),
     '',
   ].join('\n');
 }
@@ -298,7 +281,9 @@ function pgbenchClaims(env, runId, label, perClient, clients = investorCount) {
   return {
     run: () => runPgbench(label, env.DATABASE_URL, clients, ['-f', script, '-D', 'n=0', '-D', `first=${first}`,
       '-D', `per_client=${perClient}`, '-D', `did_prefix=did:netgraph:write-bench-${runId}-`,
-      '-D', `window=${Number(env.NETGRAPH_CLAIM_FAILURE_WINDOW_SECONDS ?? 600)}`, '-t', String(perClient)]),
+      '-D', `window=${Number(env.NETGRAPH_CLAIM_FAILURE_WINDOW_SECONDS ?? 600)}`,
+      '-D', `max_failures=${Number(env.NETGRAPH_CLAIM_MAX_FAILURES ?? 10)}`, '-D', 'graph_by_caller=false',
+      '-t', String(perClient)]),
     verify: () => {
       const claimed = Number(psql(env, `SELECT count(*) FROM vouchers WHERE batch = '${batch}' AND status = 'CLAIMED'`));
       if (claimed !== clients * perClient) {
@@ -310,8 +295,9 @@ function pgbenchClaims(env, runId, label, perClient, clients = investorCount) {
 
 // --- the same statements from every claimer -----------------------------------------------------
 // With log_statement = all for a moment, one claim from each claimer; from the cluster's log, each
-// claim's statements from the user's lookup to COMMIT, compared with netgraph's (the parameters'
-// numbering aside: pgbench numbers them in order of appearance).
+// claim's statements from the user's lookup to the claim's own statement (claim_voucher, its own
+// transaction) or to a COMMIT, compared with netgraph's (the parameters' numbering aside: pgbench
+// numbers them in order of appearance).
 async function checkSameStatements(env, runId, investor) {
   const logFile = path.join(stackRun, 'pg/server.log');
   const from = statSync(logFile).size;
@@ -353,7 +339,7 @@ async function checkSameStatements(env, runId, investor) {
     const open = byBackend.get(pid);
     if (!open) continue;
     open.push(normalized);
-    if (normalized === 'COMMIT') {
+    if (normalized === 'COMMIT' || normalized === statements.claimVoucher.text.replace(/\$\d+/g, '$')) {
       claims.push(open);
       byBackend.delete(pid);
     }

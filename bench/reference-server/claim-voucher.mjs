@@ -1,10 +1,12 @@
 // claimVoucher for the Node peer of bench/write-bench.mjs, as netgraph runs it: the caller's user
-// found by its DID first (core/domain/user.cc, UserForPrincipal), then one read-committed
-// transaction with the statements of core/domain/voucher.cc's ClaimVoucher in the same order,
-// prepared under the same names with the same text (core/store/users.cc, token.cc, wallets.cc,
-// vouchers.cc, graph.cc, outbox.cc), the attempt inside a savepoint that a refusal rolls back.
-// bench/write-bench.mjs compares, on every run, the statements PostgreSQL logs for one claim from
-// each side, so this copy cannot drift from netgraph's without the benchmark saying so.
+// found by its DID first (core/domain/user.cc, UserForPrincipal), then the claim as one statement,
+// migration 0010's claim_voucher (core/store/vouchers.cc, ClaimVoucherInOneStatement); when that
+// answers that the graph must change (a first claim to a wallet), the same statement again in a
+// read-committed transaction that writes the graph's change and its outbox message
+// (core/domain/voucher.cc, ClaimVoucher; core/store/graph.cc, outbox.cc), each statement prepared
+// under netgraph's name with netgraph's text. bench/write-bench.mjs compares, on every run, the
+// statements PostgreSQL logs for one claim from each side, so this copy cannot drift from
+// netgraph's without the benchmark saying so.
 //
 // The statements are exported for the benchmark's pgbench script as well.
 
@@ -25,33 +27,11 @@ export const statements = {
       'ON CONFLICT (idp_did) DO UPDATE SET email = COALESCE(EXCLUDED.email, users.email) ' +
       'RETURNING id, idp_did, email, is_admin, public_id',
   },
-  claimantLock: { name: 'claimant_lock', text: 'SELECT lock_claimant($1, $2)' },
-  claimFailuresPrune: {
-    name: 'claim_failures_prune',
-    text: 'DELETE FROM claim_failures ' +
-      'WHERE user_id = $1 AND failed_at <= now() - make_interval(secs => $2::bigint)',
-  },
-  claimFailuresRecord: { name: 'claim_failures_record', text: 'INSERT INTO claim_failures (user_id) VALUES ($1)' },
-  tokenRead: { name: 'token_read', text: 'SELECT name, symbol, decimals FROM token' },
-  walletsInsert: {
-    name: 'wallets_insert',
-    text: 'INSERT INTO wallets (address, user_id) VALUES ($1, $2) ON CONFLICT (address) DO NOTHING',
-  },
-  walletsFindForKeyShare: {
-    name: 'wallets_find_for_key_share',
-    text: 'SELECT address, user_id, public_id, proven_at IS NOT NULL FROM wallets WHERE address = $1 FOR KEY SHARE',
-  },
-  vouchersClaim: {
-    name: 'vouchers_claim',
-    text: "WITH claimed AS (UPDATE vouchers SET status = 'CLAIMED', user_id = $2, wallet_address = $3, " +
-      "claimed_at = now() WHERE code = $1 AND status = 'AVAILABLE' AND (expires_at IS NULL OR expires_at > now()) " +
-      `RETURNING ${voucherColumns}) ` +
-      'SELECT c.*, r.id, r.name, r.price::float8, r.target::float8, t.decimals ' +
-      'FROM claimed c LEFT JOIN rounds r ON r.id = c.round_id LEFT JOIN token t ON true',
-  },
-  vouchersFindByCode: {
-    name: 'vouchers_find_by_code',
-    text: `SELECT ${voucherColumns} FROM vouchers WHERE code = $1`,
+  claimVoucher: {
+    name: 'claim_voucher',
+    text: `SELECT c.outcome, ${voucherColumns}, c.round_name, c.round_price, c.round_target, c.decimals, ` +
+      'c.wallet_public_id FROM claim_voucher($1, $2, $3, $4, $5, $6, $7) c ' +
+      'LEFT JOIN LATERAL (SELECT (c.voucher).*) v ON true',
   },
   graphHolds: {
     name: 'graph_holds',
@@ -99,11 +79,8 @@ export const statements = {
   },
 };
 
-// The statements netgraph sends as simple queries (core/store/connection.cc).
-export const begin = 'BEGIN ISOLATION LEVEL READ COMMITTED';
-export const savepoint = 'SAVEPOINT netgraph_savepoint';
-export const rollBackToSavepoint = 'ROLLBACK TO SAVEPOINT netgraph_savepoint';
-export const releaseSavepoint = 'RELEASE SAVEPOINT netgraph_savepoint';
+// The statement netgraph sends as a simple query to begin a transaction (core/store/connection.cc).
+const begin = 'BEGIN ISOLATION LEVEL READ COMMITTED';
 
 // As core/domain/voucher.h's ClaimPolicy, from the same settings.
 const policy = {
@@ -215,52 +192,47 @@ function whyUnclaimable(row, user) {
   return refusals.notFound;
 }
 
-// The attempt, inside the savepoint: { voucher } or { refusal }.
-async function attemptClaim(client, user, codeText, wallet) {
-  const code = normalizeVoucherCode(codeText);
-  if (!code) return { refusal: refusals.invalidCode };
-  if (!isWalletAddress(wallet)) return { refusal: refusals.invalidWallet };
-  await run(client, statements.walletsInsert, [wallet, user.id]);
-  const { rows: [[, walletUserId, walletPublicId]] } = await run(client, statements.walletsFindForKeyShare, [wallet]);
-  if (String(walletUserId) !== user.id) return { refusal: refusals.walletOfAnother };
+// claim_voucher's answers that need no more than the texts (core/domain/voucher.cc, OutcomeOf).
+const refusalOf = {
+  too_many_attempts: refusals.tooMany,
+  invalid_voucher_code: refusals.invalidCode,
+  invalid_wallet_address: refusals.invalidWallet,
+  wallet_proven_by_another_user: refusals.walletOfAnother,
+  wallet_belongs_to_another_user: refusals.walletOfAnother,
+};
 
-  const { rows: [claimed] } = await run(client, statements.vouchersClaim, [code, user.id, wallet]);
-  if (!claimed) {
-    const { rows: [found] } = await run(client, statements.vouchersFindByCode, [code]);
-    if (!found) return { refusal: refusals.notFound };
-    const [, , , , status, userId, foundWallet] = found;
-    const sameClaim = String(userId) === user.id && foundWallet === wallet &&
-      (status === 'CLAIMED' || status === 'REDEEMED');
-    if (!sameClaim) return { refusal: whyUnclaimable(found, user) };
-    const { rows: [[, , decimals]] } = await run(client, statements.tokenRead);
-    return { voucher: voucherFromRow(found, decimals) };
-  }
-  const [roundId, roundName, , , decimals] = claimed.slice(voucherColumnCount);
-  if (roundId == null || decimals == null) throw new Error("claim: the voucher's round or the token row is missing");
-  const roundNode = `round-${roundId}`;
-  await writeGraphChange(client, [
-    { id: user.publicId, type: 'Investor', labels: ['Investor'] },
-    { id: walletPublicId, type: 'Wallet', labels: ['Wallet'] },
-    { id: roundNode, type: 'Round', labels: ['Round', roundName] },
-  ], [
-    { source: user.publicId, target: walletPublicId, type: 'OWNS' },
-    { source: walletPublicId, target: roundNode, type: 'INVESTED_IN' },
-  ]);
-  return { voucher: voucherFromRow(claimed, decimals) };
+// One call of claim_voucher: { outcome, row (the voucher's columns, or null), rest }.
+async function claimStatement(client, user, code, wallet, graphByCaller) {
+  const { rows: [answer] } = await run(client, statements.claimVoucher,
+    [user.id, user.publicId, code, wallet, policy.windowSeconds, policy.maxFailures, graphByCaller]);
+  const row = answer.slice(1, 1 + voucherColumnCount);
+  return { outcome: answer[0], row: row[0] == null ? null : row, rest: answer.slice(1 + voucherColumnCount) };
 }
 
+// { voucher } or { refusal } from claim_voucher's answer.
+function outcomeOf({ outcome, row, rest }, user) {
+  if (refusalOf[outcome]) return { refusal: refusalOf[outcome] };
+  if (outcome === 'unclaimable') return { refusal: row ? whyUnclaimable(row, user) : refusals.notFound };
+  if (outcome === 'claimed' || outcome === 'claimed_before') return { voucher: voucherFromRow(row, rest[3]) };
+  throw new Error(`claim: claim_voucher answered ${outcome}`);
+}
+
+// The claim when the graph must change: in a transaction, the graph's change written after it.
 async function claimInTransaction(client, user, code, wallet) {
-  const { rows: [[failures]] } = await run(client, statements.claimantLock, [user.id, policy.windowSeconds]);
-  if (Number(failures) >= policy.maxFailures) return { refusal: refusals.tooMany };
-  await client.query(savepoint);
-  const outcome = await attemptClaim(client, user, code, wallet);
-  if (outcome.refusal) await client.query(rollBackToSavepoint);
-  await client.query(releaseSavepoint);
-  if (outcome.refusal) {
-    await run(client, statements.claimFailuresPrune, [user.id, policy.windowSeconds]);
-    await run(client, statements.claimFailuresRecord, [user.id]);
+  const answer = await claimStatement(client, user, code, wallet, true);
+  if (answer.outcome === 'claimed') {
+    const [roundName, , , , walletPublicId] = answer.rest;
+    const roundNode = `round-${answer.row[3]}`;
+    await writeGraphChange(client, [
+      { id: user.publicId, type: 'Investor', labels: ['Investor'] },
+      { id: walletPublicId, type: 'Wallet', labels: ['Wallet'] },
+      { id: roundNode, type: 'Round', labels: ['Round', roundName] },
+    ], [
+      { source: user.publicId, target: walletPublicId, type: 'OWNS' },
+      { source: walletPublicId, target: roundNode, type: 'INVESTED_IN' },
+    ]);
   }
-  return outcome;
+  return outcomeOf(answer, user);
 }
 
 // The user of a verified identity, as UserForPrincipal finds or records it.
@@ -281,10 +253,21 @@ export async function claimVoucher(pool, identity, code, wallet) {
   let broken;
   try {
     const user = await userFor(client, identity);
+    const normalized = normalizeVoucherCode(code);
+    const valid = isWalletAddress(wallet) ? wallet : null;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = await claimStatement(client, user, normalized, valid, false);
+        if (answer.outcome !== 'graph_to_write') return outcomeOf(answer, user);
+        break;
+      } catch (error) {
+        if (attempt === 5 || !['40001', '40P01'].includes(error.code)) throw error;
+      }
+    }
     for (let attempt = 1; ; attempt++) {
       await client.query(begin);
       try {
-        const outcome = await claimInTransaction(client, user, code, wallet);
+        const outcome = await claimInTransaction(client, user, normalized, valid);
         await client.query('COMMIT');
         return outcome;
       } catch (error) {

@@ -5,9 +5,6 @@
 #include "core/domain/internal/graph_ids.h"
 #include "core/domain/internal/voucher_code.h"
 #include "core/domain/internal/wallet_address.h"
-#include "core/store/token.h"
-#include "core/store/users.h"
-#include "core/store/wallets.h"
 
 namespace netgraph::domain {
 namespace {
@@ -26,45 +23,41 @@ Failure WhyUnclaimable(const store::VoucherRow& voucher, const User& user) {
   return Failure::kVoucherNotFound;  // AVAILABLE a moment ago, gone at the claim: not yours
 }
 
-// The claim itself, inside the caller's transaction. Refusals leave rows written here for the
-// caller to roll back.
-Outcome<Voucher> AttemptClaim(store::Connection& db, const User& user, std::string_view code_text,
-                              std::string_view wallet_address) {
-  const std::optional<std::string> code = NormalizeVoucherCode(code_text);
-  if (!code) return Failure::kInvalidVoucherCode;
-  if (!IsValidWalletAddress(wallet_address)) return Failure::kInvalidWalletAddress;
-
-  NETGRAPH_ASSIGN_OR_RETURN(store::WalletRow wallet,
-                            store::RegisterWallet(db, wallet_address, user.id));
-  if (wallet.user_id != user.id) {
-    return wallet.proven ? Failure::kWalletProvenByAnotherUser
-                         : Failure::kWalletBelongsToAnotherUser;
+// The claim's outcome as the API tells it. kGraphToWrite is the caller's to handle.
+Outcome<Voucher> OutcomeOf(const store::ClaimResult& result, const User& user) {
+  switch (result.outcome) {
+    case store::ClaimOutcome::kTooManyAttempts:
+      return Failure::kTooManyAttempts;
+    case store::ClaimOutcome::kInvalidVoucherCode:
+      return Failure::kInvalidVoucherCode;
+    case store::ClaimOutcome::kInvalidWalletAddress:
+      return Failure::kInvalidWalletAddress;
+    case store::ClaimOutcome::kWalletProvenByAnotherUser:
+      return Failure::kWalletProvenByAnotherUser;
+    case store::ClaimOutcome::kWalletBelongsToAnotherUser:
+      return Failure::kWalletBelongsToAnotherUser;
+    case store::ClaimOutcome::kUnclaimable:
+      return result.voucher ? WhyUnclaimable(*result.voucher, user) : Failure::kVoucherNotFound;
+    case store::ClaimOutcome::kClaimed:
+    case store::ClaimOutcome::kClaimedBefore:
+      return VoucherFromRow(*result.voucher, result.decimals);
+    case store::ClaimOutcome::kGraphToWrite:
+      break;
   }
+  return Status::Internal("voucher: a claim's graph change was left unwritten");
+}
 
-  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::ClaimedVoucher> claimed,
-                            store::ClaimAvailableVoucher(db, *code, user.id, wallet_address));
-  if (!claimed.has_value()) {
-    NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::VoucherRow> found,
-                              store::FindVoucherByCode(db, *code));
-    if (!found.has_value()) return Failure::kVoucherNotFound;
-    const store::VoucherRow& voucher = *found;
-    const bool same_claim =
-        voucher.user_id == user.id && voucher.wallet_address == wallet_address &&
-        (voucher.state == VoucherState::kClaimed || voucher.state == VoucherState::kRedeemed);
-    if (!same_claim) return WhyUnclaimable(voucher, user);
-    NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
-    return VoucherFromRow(voucher, token.decimals);
-  }
-
-  const store::RoundRow& round = claimed->round;
+// The graph's change a claim makes: the investor owns the wallet, which invested in the round.
+// migrations/0010_claim_function.sql checks the same nodes and links.
+GraphChange ClaimGraphChange(const User& user, const store::ClaimResult& claimed) {
   GraphChange change;
   change.AddNode(InvestorNode(user.public_id));
-  change.AddNode(WalletNode(wallet.public_id, /*confidential=*/false));
-  change.AddNode(RoundNode(round));
-  change.AddLink(GraphLink{user.public_id, wallet.public_id, kOwnsLink});
-  change.AddLink(GraphLink{wallet.public_id, RoundNodeId(round.id), kInvestedInLink});
-  NETGRAPH_RETURN_IF_ERROR(change.Write(db));
-  return VoucherFromRow(claimed->voucher, claimed->decimals);
+  change.AddNode(WalletNode(claimed.wallet_public_id, /*confidential=*/false));
+  change.AddNode(RoundNode(claimed.round));
+  change.AddLink(GraphLink{user.public_id, claimed.wallet_public_id, kOwnsLink});
+  change.AddLink(
+      GraphLink{claimed.wallet_public_id, RoundNodeId(claimed.round.id), kInvestedInLink});
+  return change;
 }
 
 }  // namespace
@@ -92,26 +85,28 @@ ClaimPolicy ClaimPolicy::FromEnvironment(config::Environment& env) {
 
 Outcome<Voucher> ClaimVoucher(store::Connection& db, const ClaimPolicy& policy, const User& user,
                               std::string_view code, std::string_view wallet_address) {
-  std::optional<Outcome<Voucher>> outcome;
+  store::ClaimRequest request;
+  request.user_id = user.id;
+  request.user_public_id = user.public_id;
+  request.code = NormalizeVoucherCode(code);
+  if (IsValidWalletAddress(wallet_address)) request.wallet = std::string(wallet_address);
+  request.window_seconds = policy.window_seconds;
+  request.max_failures = policy.max_failures;
+  // The whole claim in one round trip (migration 0010), unless the graph must change as well: the
+  // first claim to a wallet, or one after its redemption.
+  NETGRAPH_ASSIGN_OR_RETURN(store::ClaimResult result,
+                            store::ClaimVoucherInOneStatement(db, request));
+  if (result.outcome != store::ClaimOutcome::kGraphToWrite) return OutcomeOf(result, user);
+
+  // Then the same claim in a transaction that writes the graph's change and announces it.
+  request.graph_by_caller = true;
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
-    outcome.reset();
-    // One claim per user at a time, so the rate limit counts exactly.
-    NETGRAPH_ASSIGN_OR_RETURN(std::int64_t failures,
-                              store::LockClaimant(db, user.id, policy.window_seconds));
-    if (failures >= policy.max_failures) {
-      outcome = Failure::kTooManyAttempts;
-      return Status::Ok();
-    }
-    // A refused claim undoes what it wrote (a wallet it registered) but still counts as a failure.
-    NETGRAPH_RETURN_IF_ERROR(db.InSavepoint([&]() -> Result<store::Connection::SavepointEnd> {
-      outcome = AttemptClaim(db, user, code, wallet_address);
-      return SavepointEndFor(*outcome);
-    }));
-    if (outcome->failure()) return store::RecordClaimFailure(db, user.id, policy.window_seconds);
-    return Status::Ok();
+    NETGRAPH_ASSIGN_OR_RETURN(result, store::ClaimVoucherInOneStatement(db, request));
+    if (result.outcome != store::ClaimOutcome::kClaimed) return Status::Ok();
+    return ClaimGraphChange(user, result).Write(db).status();
   });
   if (!committed.ok()) return committed;
-  return std::move(*outcome);
+  return OutcomeOf(result, user);
 }
 
 }  // namespace netgraph::domain

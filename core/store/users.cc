@@ -21,7 +21,6 @@ constexpr Statement kPage{"users_page",
                           "SELECT id, idp_did, email, is_admin, public_id FROM users "
                           "WHERE id > $1 ORDER BY id LIMIT $2"};
 constexpr Statement kLock{"users_lock", "SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE"};
-constexpr Statement kLockClaimant{"claimant_lock", "SELECT lock_claimant($1, $2)"};
 constexpr Statement kRecordFailure{"claim_failures_record",
                                    "INSERT INTO claim_failures (user_id) VALUES ($1)"};
 constexpr Statement kPruneFailures{
@@ -67,13 +66,6 @@ Result<std::vector<UserRow>> UserPage(Connection& db, std::int64_t after_id, std
 
 Status LockUser(Connection& db, std::int64_t user_id) {
   return db.Execute(kLock, {std::to_string(user_id)});
-}
-
-Result<std::int64_t> LockClaimant(Connection& db, std::int64_t user_id,
-                                  std::int64_t window_seconds) {
-  NETGRAPH_ASSIGN_OR_RETURN(
-      Rows rows, db.Run(kLockClaimant, {std::to_string(user_id), std::to_string(window_seconds)}));
-  return rows.Int(0, 0);
 }
 
 Status RecordClaimFailure(Connection& db, std::int64_t user_id, std::int64_t window_seconds) {

@@ -40,15 +40,10 @@ Result<UserRow> SetAdminFlag(Connection& db, std::string_view idp_did);
 // A keyset page of the users by id: up to `first` after `after_id` (0 from the start).
 Result<std::vector<UserRow>> UserPage(Connection& db, std::int64_t after_id, std::int64_t first);
 
-// Locks the user's row until the transaction ends: one claim per user at a time.
+// Locks the user's row until the transaction ends, as a claim does (migration 0009's
+// lock_claimant, which migration 0010's claim_voucher calls): one claim per user at a time.
 Status LockUser(Connection& db, std::int64_t user_id);
 
-// Locks the user's row until the transaction ends, as LockUser does, and then counts the user's
-// failed claim attempts within the last `window_seconds`: one round trip (migration 0009), the
-// count read after the lock is granted, so it includes every failure that the transaction holding
-// the lock before committed.
-Result<std::int64_t> LockClaimant(Connection& db, std::int64_t user_id,
-                                  std::int64_t window_seconds);
 // Records a failed attempt and forgets the user's attempts older than the window.
 Status RecordClaimFailure(Connection& db, std::int64_t user_id, std::int64_t window_seconds);
 

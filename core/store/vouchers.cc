@@ -1,5 +1,6 @@
 #include "core/store/vouchers.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <iterator>
 #include <utility>
@@ -18,17 +19,14 @@ constexpr Statement kInsert{
     "VALUES ($1, $2, $3, $4::timestamptz, $5) RETURNING " NETGRAPH_VOUCHER_COLUMNS};
 constexpr Statement kFindByCode{
     "vouchers_find_by_code", "SELECT " NETGRAPH_VOUCHER_COLUMNS " FROM vouchers WHERE code = $1"};
-// The round and the token come along (outer joins, so that a claim never passes unseen: the
-// foreign key and the token's one row make them always found).
+// Migration 0010's function, its voucher read with the columns every other statement reads (a
+// row of NULLs when it returns none).
 constexpr Statement kClaim{
-    "vouchers_claim",
-    "WITH claimed AS (UPDATE vouchers SET status = 'CLAIMED', user_id = $2, wallet_address = $3, "
-    "claimed_at = now() "
-    "WHERE code = $1 AND status = 'AVAILABLE' AND (expires_at IS NULL OR expires_at > now()) "
-    "RETURNING " NETGRAPH_VOUCHER_COLUMNS
-    ") "
-    "SELECT c.*, r.id, r.name, r.price::float8, r.target::float8, t.decimals "
-    "FROM claimed c LEFT JOIN rounds r ON r.id = c.round_id LEFT JOIN token t ON true"};
+    "claim_voucher",
+    "SELECT c.outcome, " NETGRAPH_VOUCHER_COLUMNS
+    ", c.round_name, c.round_price, c.round_target, c.decimals, c.wallet_public_id "
+    "FROM claim_voucher($1, $2, $3, $4, $5, $6, $7) c "
+    "LEFT JOIN LATERAL (SELECT (c.voucher).*) v ON true"};
 constexpr Statement kRedeem{
     "vouchers_redeem",
     "UPDATE vouchers SET status = 'REDEEMED', redeemed_at = now(), redemption_id = $3 "
@@ -68,29 +66,43 @@ constexpr Statement kAvailableInBatch{
 // How many columns NETGRAPH_VOUCHER_COLUMNS lists: what follows them in a row comes after.
 constexpr int kVoucherColumns = 12;
 
+// claim_voucher's outcomes, as migration 0010 spells them.
+constexpr std::pair<std::string_view, ClaimOutcome> kClaimOutcomeNames[] = {
+    {"too_many_attempts", ClaimOutcome::kTooManyAttempts},
+    {"invalid_voucher_code", ClaimOutcome::kInvalidVoucherCode},
+    {"invalid_wallet_address", ClaimOutcome::kInvalidWalletAddress},
+    {"wallet_proven_by_another_user", ClaimOutcome::kWalletProvenByAnotherUser},
+    {"wallet_belongs_to_another_user", ClaimOutcome::kWalletBelongsToAnotherUser},
+    {"unclaimable", ClaimOutcome::kUnclaimable},
+    {"claimed", ClaimOutcome::kClaimed},
+    {"claimed_before", ClaimOutcome::kClaimedBefore},
+    {"graph_to_write", ClaimOutcome::kGraphToWrite},
+};
+
 constexpr std::string_view kStateNames[] = {"AVAILABLE", "CLAIMED", "REDEEMED", "EXPIRED",
                                             "REVOKED"};
 
-Result<VoucherRow> ReadVoucher(const Rows& rows, int row) {
+// The voucher in NETGRAPH_VOUCHER_COLUMNS's columns of `row`, from column `first` on.
+Result<VoucherRow> ReadVoucher(const Rows& rows, int row, int first = 0) {
   VoucherRow v;
-  v.id = rows.Int(row, 0);
-  v.code = rows.Text(row, 1);
-  v.amount = rows.Int(row, 2);
-  v.round_id = rows.Int(row, 3);
-  const std::string_view status = rows.Text(row, 4);
+  v.id = rows.Int(row, first);
+  v.code = rows.Text(row, first + 1);
+  v.amount = rows.Int(row, first + 2);
+  v.round_id = rows.Int(row, first + 3);
+  const std::string_view status = rows.Text(row, first + 4);
   std::optional<VoucherState> state = ParseVoucherState(status);
   if (!state) {
     return Status::Internal("vouchers: voucher " + std::to_string(v.id) + " has status '" +
                             std::string(status) + "', which is none of the states");
   }
   v.state = *state;
-  v.user_id = rows.OptionalInt(row, 5);
-  v.wallet_address = rows.OptionalText(row, 6);
-  v.expires_at = rows.OptionalInt(row, 7);
-  v.claimed_at = rows.OptionalInt(row, 8);
-  v.redeemed_at = rows.OptionalInt(row, 9);
-  v.redemption_id = rows.OptionalInt(row, 10);
-  v.batch = rows.OptionalText(row, 11);
+  v.user_id = rows.OptionalInt(row, first + 5);
+  v.wallet_address = rows.OptionalText(row, first + 6);
+  v.expires_at = rows.OptionalInt(row, first + 7);
+  v.claimed_at = rows.OptionalInt(row, first + 8);
+  v.redeemed_at = rows.OptionalInt(row, first + 9);
+  v.redemption_id = rows.OptionalInt(row, first + 10);
+  v.batch = rows.OptionalText(row, first + 11);
   return v;
 }
 
@@ -139,21 +151,50 @@ Result<std::optional<VoucherRow>> FindVoucherByCode(Connection& db, std::string_
   return AtMostOneVoucher(db.Run(kFindByCode, {std::string(code)}));
 }
 
-Result<std::optional<ClaimedVoucher>> ClaimAvailableVoucher(Connection& db, std::string_view code,
-                                                            std::int64_t user_id,
-                                                            std::string_view wallet_address) {
-  NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kClaim, {std::string(code), std::to_string(user_id),
-                                                       std::string(wallet_address)}));
-  if (rows.empty()) return std::optional<ClaimedVoucher>();
-  NETGRAPH_ASSIGN_OR_RETURN(VoucherRow voucher, ReadVoucher(rows, 0));
-  constexpr int kRound = kVoucherColumns;
-  if (rows.IsNull(0, kRound) || rows.IsNull(0, kRound + 4)) {
-    return Status::Internal("vouchers: the claimed voucher's round or the token row is missing");
+Result<ClaimResult> ClaimVoucherInOneStatement(Connection& db, const ClaimRequest& request) {
+  const std::vector<Param> params = {std::to_string(request.user_id),
+                                     request.user_public_id,
+                                     request.code,
+                                     request.wallet,
+                                     std::to_string(request.window_seconds),
+                                     std::to_string(request.max_failures),
+                                     std::string(request.graph_by_caller ? "true" : "false")};
+  // Inside the caller's transaction a lost race is the caller's to retry.
+  const int attempts = db.in_transaction() ? 1 : 5;
+  Result<Rows> rows = db.Run(kClaim, params);
+  for (int attempt = 1; attempt < attempts && !rows.ok() && rows.status().IsAborted(); ++attempt) {
+    rows = db.Run(kClaim, params);
   }
-  RoundRow round{rows.Int(0, kRound), std::string(rows.Text(0, kRound + 1)),
-                 rows.Float(0, kRound + 2), rows.Float(0, kRound + 3)};
-  return std::optional<ClaimedVoucher>(ClaimedVoucher{std::move(voucher), std::move(round),
-                                                      static_cast<int>(rows.Int(0, kRound + 4))});
+  NETGRAPH_RETURN_IF_ERROR(rows);
+  if (rows->size() != 1) return Status::Internal("vouchers: claim_voucher returned no row");
+  const std::string_view name = rows->Text(0, 0);
+  const auto outcome = std::find_if(std::begin(kClaimOutcomeNames), std::end(kClaimOutcomeNames),
+                                    [&](const auto& entry) { return entry.first == name; });
+  if (outcome == std::end(kClaimOutcomeNames)) {
+    return Status::Internal("vouchers: claim_voucher answered '" + std::string(name) + "'");
+  }
+  ClaimResult result;
+  result.outcome = outcome->second;
+  if (!rows->IsNull(0, 1)) {
+    NETGRAPH_ASSIGN_OR_RETURN(VoucherRow voucher, ReadVoucher(*rows, 0, 1));
+    result.voucher = std::move(voucher);
+  }
+  constexpr int kAfterVoucher = 1 + kVoucherColumns;
+  if (result.voucher) {
+    result.round = RoundRow{result.voucher->round_id, std::string(rows->Text(0, kAfterVoucher)),
+                            rows->Float(0, kAfterVoucher + 1), rows->Float(0, kAfterVoucher + 2)};
+  }
+  result.decimals = static_cast<int>(rows->Int(0, kAfterVoucher + 3));
+  result.wallet_public_id = rows->Text(0, kAfterVoucher + 4);
+  const bool claimed =
+      result.outcome == ClaimOutcome::kClaimed || result.outcome == ClaimOutcome::kClaimedBefore;
+  if (claimed && (!result.voucher || rows->IsNull(0, kAfterVoucher + 3))) {
+    return Status::Internal("vouchers: claim_voucher claimed without the voucher or the decimals");
+  }
+  if (result.outcome == ClaimOutcome::kClaimed && rows->IsNull(0, kAfterVoucher)) {
+    return Status::Internal("vouchers: the claimed voucher's round is missing");
+  }
+  return result;
 }
 
 Result<std::vector<VoucherRow>> RedeemClaimedVouchers(Connection& db, std::int64_t user_id,

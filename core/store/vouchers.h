@@ -55,20 +55,47 @@ Result<VoucherRow> InsertVoucher(Connection& db, const NewVoucher& voucher);
 
 Result<std::optional<VoucherRow>> FindVoucherByCode(Connection& db, std::string_view code);
 
-// A voucher just claimed, with what the claim goes on to need, read by the same statement: its
-// round (for the graph) and the token's decimals (for its amount).
-struct ClaimedVoucher {
-  VoucherRow voucher;
-  RoundRow round;
-  int decimals = 2;
+// A claim, as core/domain/voucher.cc's ClaimVoucher asks for it: one call of migration 0010's
+// claim_voucher, which runs the claim's whole transaction (the claimant's lock and the count of
+// their recent failures, the wallet, the voucher, the graph check) in PostgreSQL.
+struct ClaimRequest {
+  std::int64_t user_id = 0;
+  std::string user_public_id;         // the investor's node id in the public graph
+  std::optional<std::string> code;    // normalised; nullopt when the caller found it invalid
+  std::optional<std::string> wallet;  // nullopt when the caller found it invalid
+  std::int64_t window_seconds = 0;    // the rate limit: at most max_failures failed claims in it
+  std::int64_t max_failures = 0;
+  // Whether the caller writes the graph's change in its own transaction: then a claim that changes
+  // the graph returns kClaimed; otherwise kGraphToWrite, having changed nothing.
+  bool graph_by_caller = false;
 };
 
-// AVAILABLE (and not expired) -> CLAIMED by `user_id` to `wallet_address`. Nullopt when the
-// voucher is not claimable (absent, taken, expired, revoked), including when a concurrent claim
-// won.
-Result<std::optional<ClaimedVoucher>> ClaimAvailableVoucher(Connection& db, std::string_view code,
-                                                            std::int64_t user_id,
-                                                            std::string_view wallet_address);
+// What the claim did. Every refusal (from kInvalidVoucherCode to kUnclaimable) undid the attempt's
+// writes and counted against the rate limit; kTooManyAttempts and kGraphToWrite changed nothing.
+enum class ClaimOutcome {
+  kTooManyAttempts,
+  kInvalidVoucherCode,
+  kInvalidWalletAddress,
+  kWalletProvenByAnotherUser,
+  kWalletBelongsToAnotherUser,
+  kUnclaimable,    // `voucher` is the code's voucher, nullopt when none has it
+  kClaimed,        // `voucher` claimed now; `round`, `decimals`, `wallet_public_id` set
+  kClaimedBefore,  // the same claim made before: `voucher` and `decimals` set
+  kGraphToWrite,   // claimable, but the graph must change: claim again with graph_by_caller
+};
+
+struct ClaimResult {
+  ClaimOutcome outcome = ClaimOutcome::kUnclaimable;
+  std::optional<VoucherRow> voucher;
+  RoundRow round;
+  int decimals = 2;
+  std::string wallet_public_id;
+};
+
+// One statement. Outside a transaction it is a transaction of its own, run again when it loses a
+// serialization race or a deadlock (as Connection::InTransaction runs a transaction); inside one
+// (graph_by_caller), the caller's.
+Result<ClaimResult> ClaimVoucherInOneStatement(Connection& db, const ClaimRequest& request);
 
 // CLAIMED (and not expired) vouchers of `user_id` on `wallet_address` -> REDEEMED as part of
 // redemption `redemption_id` (whose row the same transaction must insert). Returns exactly the
