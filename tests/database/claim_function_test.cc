@@ -18,8 +18,8 @@ constexpr store::Statement kWalletOwner{"test_wallet_owner",
 
 class ClaimFunctionTest : public DomainStoreTest {
  protected:
-  store::ClaimRequest Request(const User& user, const std::string& code,
-                              const std::string& wallet, std::int64_t max_failures = 10) {
+  store::ClaimRequest Request(const User& user, const std::string& code, const std::string& wallet,
+                              std::int64_t max_failures = 10) {
     store::ClaimRequest request;
     request.user_id = user.id;
     request.user_public_id = user.public_id;
@@ -101,8 +101,7 @@ TEST_F(ClaimFunctionTest, FailedClaimsAreCountedUntilTheLimitRefusesEvenAGoodCod
   EXPECT_EQ(Failures(mallory), 3);
 
   const std::string code = Issue();
-  EXPECT_EQ(Run(Request(mallory, code, wallet, 3)).outcome,
-            store::ClaimOutcome::kTooManyAttempts);
+  EXPECT_EQ(Run(Request(mallory, code, wallet, 3)).outcome, store::ClaimOutcome::kTooManyAttempts);
   EXPECT_EQ(Failures(mallory), 3) << "a refusal at the limit is not counted";
   EXPECT_FALSE(WalletRegistered(wallet));
   EXPECT_TRUE(Claim(NewUser("did:function:alice"), code, RandomWallet()).ok())
