@@ -237,11 +237,22 @@ export function startSubscriptionsServer(env) {
   return startReferenceProcess(env, 'subscriptions.mjs', ['--port', String(ports.nodeSubscriptionsUpstream)]);
 }
 
+// Whether bench/reference-server's node_modules holds every dependency at the version its
+// package.json pins: a checkout that had installed an earlier package.json lacks what was added
+// since (the subscriptions peer's redis client, say), and the peer would not start.
+function referenceServerInstalled(dir) {
+  const { dependencies } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  return Object.entries(dependencies).every(([name, version]) => {
+    const installed = path.join(dir, 'node_modules', name, 'package.json');
+    return existsSync(installed) && JSON.parse(readFileSync(installed, 'utf8')).version === version;
+  });
+}
+
 // `script` of bench/reference-server (installed first if need be) with `args`, run through
 // `launcher` (a program that execs its arguments, or none), once it says "listening on".
 async function startReferenceProcess(env, script, args, launcher = []) {
   const dir = path.join(repo, 'bench/reference-server');
-  if (!existsSync(path.join(dir, 'node_modules'))) {
+  if (!referenceServerInstalled(dir)) {
     log('bench: installing the reference server (npm ci in bench/reference-server)');
     execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
   }
