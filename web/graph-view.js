@@ -213,8 +213,13 @@ export class GraphView {
     const dense = inView.length > DENSE_NODES || links.length > DENSE_LINKS || freshInView > DENSE_FRESH;
     if (dense) this.drawPixels(inView, links, now, ratio);
     else this.drawPaths(inView, links, now);
+    // The hovered and selected nodes again, over any neighbour drawn across them, and ringed.
     for (const node of [this.hovered, this.selected]) {
       if (!node) continue;
+      c.beginPath();
+      c.arc(node.sx, node.sy, node.sr, 0, 2 * Math.PI);
+      c.fillStyle = this.colourOf(node.type);
+      c.fill();
       c.beginPath();
       c.arc(node.sx, node.sy, node.sr + 4, 0, 2 * Math.PI);
       c.lineWidth = 2;
