@@ -21,12 +21,6 @@ constexpr Statement kPage{"users_page",
                           "SELECT id, idp_did, email, is_admin, public_id FROM users "
                           "WHERE id > $1 ORDER BY id LIMIT $2"};
 constexpr Statement kLock{"users_lock", "SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE"};
-constexpr Statement kRecordFailure{"claim_failures_record",
-                                   "INSERT INTO claim_failures (user_id) VALUES ($1)"};
-constexpr Statement kPruneFailures{
-    "claim_failures_prune",
-    "DELETE FROM claim_failures "
-    "WHERE user_id = $1 AND failed_at <= now() - make_interval(secs => $2::bigint)"};
 
 UserRow ReadUser(const Rows& rows, int row) {
   return UserRow{rows.Int(row, 0), std::string(rows.Text(row, 1)), rows.OptionalText(row, 2),
@@ -66,14 +60,6 @@ Result<std::vector<UserRow>> UserPage(Connection& db, std::int64_t after_id, std
 
 Status LockUser(Connection& db, std::int64_t user_id) {
   return db.Execute(kLock, {std::to_string(user_id)});
-}
-
-Status RecordClaimFailure(Connection& db, std::int64_t user_id, std::int64_t window_seconds) {
-  const std::string user = std::to_string(user_id);
-  if (Status s = db.Execute(kPruneFailures, {user, std::to_string(window_seconds)}); !s.ok()) {
-    return s;
-  }
-  return db.Execute(kRecordFailure, {user});
 }
 
 }  // namespace netgraph::store

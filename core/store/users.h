@@ -44,9 +44,6 @@ Result<std::vector<UserRow>> UserPage(Connection& db, std::int64_t after_id, std
 // lock_claimant, which migration 0010's claim_voucher calls): one claim per user at a time.
 Status LockUser(Connection& db, std::int64_t user_id);
 
-// Records a failed attempt and forgets the user's attempts older than the window.
-Status RecordClaimFailure(Connection& db, std::int64_t user_id, std::int64_t window_seconds);
-
 }  // namespace netgraph::store
 
 #endif  // NETGRAPH_CORE_STORE_USERS_H_

@@ -8,8 +8,8 @@
 --     counted, each statement with its own snapshot; at max_failures or more: 'too_many_attempts'.
 --  2. The attempt, in a block with an exception handler, which is a subtransaction as the savepoint
 --     of ClaimVoucher was: a refusal undoes what the attempt wrote (a wallet it registered) and is
---     recorded in claim_failures (pruned of the claimant's failures older than the window first, as
---     store::RecordClaimFailure does): 'invalid_voucher_code' and 'invalid_wallet_address' (the
+--     recorded in claim_failures (pruned of the claimant's failures older than the window first):
+--     'invalid_voucher_code' and 'invalid_wallet_address' (the
 --     caller passes NULL for a code or an address it found invalid), 'wallet_proven_by_another_user',
 --     'wallet_belongs_to_another_user', 'unclaimable' (with the voucher row when one has the code).
 --     Otherwise the wallet registered (or found) and locked FOR KEY SHARE, the voucher claimed by
