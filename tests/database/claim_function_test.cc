@@ -1,7 +1,8 @@
 // The claim as one statement (migration 0010's claim_voucher, store::ClaimVoucherInOneStatement):
 // a claim, a second claim of the same voucher refused and counted, the rate limit, a claim that
 // must change the graph left to the caller with nothing written, and the graph's shapes agreeing
-// with what core/domain writes.
+// with what core/domain writes. Then what migration 0011 cut from a claim's cost: no INSERT into
+// wallets for a known wallet, and instants read without a function call.
 #include <algorithm>
 #include <string>
 
@@ -132,6 +133,47 @@ TEST_F(ClaimFunctionTest, AClaimThatChangesTheGraphIsLeftToTheCallerWithNothingW
   const store::ClaimResult taken = Run(Request(bob, Issue(), wallet));
   EXPECT_EQ(taken.outcome, store::ClaimOutcome::kWalletBelongsToAnotherUser);
   EXPECT_EQ(Failures(bob), 1);
+}
+
+TEST_F(ClaimFunctionTest, AClaimToAKnownWalletInsertsNoWallet) {
+  // A statement trigger of the test's own counts the INSERT statements run on wallets, rows or not.
+  ASSERT_TRUE(
+      db_->ExecuteScript(
+             "CREATE TABLE test_wallet_inserts (n INTEGER NOT NULL);"
+             "CREATE FUNCTION test_count_wallet_insert() RETURNS trigger LANGUAGE plpgsql AS "
+             "$$ BEGIN INSERT INTO test_wallet_inserts VALUES (1); RETURN NULL; END $$;"
+             "CREATE TRIGGER test_wallet_insert AFTER INSERT ON wallets FOR EACH STATEMENT "
+             "EXECUTE FUNCTION test_count_wallet_insert()")
+          .ok());
+  constexpr store::Statement kWalletInserts{"test_wallet_inserts",
+                                            "SELECT count(*) FROM test_wallet_inserts"};
+  const auto wallet_inserts = [&] {
+    Result<store::Rows> rows = db_->Run(kWalletInserts, {});
+    EXPECT_TRUE(rows.ok()) << rows.status().message();
+    return rows.ok() ? rows->Int(0, 0) : -1;
+  };
+  const User alice = NewUser("did:function:alice");
+  const std::string wallet = RandomWallet();
+  ASSERT_TRUE(Claim(alice, Issue(), wallet).ok());
+  ASSERT_EQ(wallet_inserts(), 1) << "a new wallet is inserted";
+
+  EXPECT_EQ(Run(Request(alice, Issue(), wallet)).outcome, store::ClaimOutcome::kClaimed);
+  EXPECT_EQ(wallet_inserts(), 1) << "a known one is not, not even as an INSERT of no row";
+}
+
+TEST_F(ClaimFunctionTest, InstantsAreReadWithoutAFunctionCall) {
+  // epoch_us, inlined by the planner, is its expression in the plan rather than a call.
+  ASSERT_TRUE(db_->ExecuteScript("CREATE TABLE test_plan (line TEXT);"
+                                 "DO $$ DECLARE line TEXT; BEGIN FOR line IN EXPLAIN (VERBOSE) "
+                                 "SELECT epoch_us(claimed_at) FROM vouchers LOOP "
+                                 "INSERT INTO test_plan VALUES (line); END LOOP; END $$")
+                  .ok());
+  constexpr store::Statement kPlan{"test_plan", "SELECT string_agg(line, E'\\n') FROM test_plan"};
+  Result<store::Rows> plan = db_->Run(kPlan, {});
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  const std::string text(plan->Text(0, 0));
+  EXPECT_NE(text.find("EXTRACT(epoch FROM claimed_at)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("epoch_us"), std::string::npos) << text;
 }
 
 }  // namespace
