@@ -104,6 +104,7 @@ struct Shared {
   fcgi::Scoreboard* scoreboard = nullptr;  // null with NETGRAPH_SCOREBOARD=off
   fcgi::SharedDataGeneration* generation = nullptr;
   fcgi::SharedUserGenerations* user_generations = nullptr;
+  fcgi::SharedUserGenerations* user_row_generations = nullptr;
   fcgi::ConnectionHandoff* handoff = nullptr;
 };
 
@@ -117,6 +118,7 @@ fcgi::PoolPlan PlanFor(std::shared_ptr<Configuration> configuration, const Share
   configuration->worker.pool.listen_fd = shared.listen_fd;
   configuration->loaded.service->UseDataGeneration(shared.generation);
   configuration->loaded.service->UseUserGenerations(shared.user_generations);
+  configuration->loaded.service->UseUserRowGenerations(shared.user_row_generations);
   fcgi::PoolPlan plan;
   plan.options = configuration->prefork;
   plan.roles = {
@@ -209,7 +211,7 @@ int main(int argc, char** argv) {
       fcgi::SharedMemory::Create(fcgi::SharedMemory::Bytes(
           {(*configuration)->scoreboard ? fcgi::Scoreboard::SharedBytes() : 0,
            fcgi::SharedDataGeneration::kSharedBytes, fcgi::SharedUserGenerations::kSharedBytes,
-           fcgi::ConnectionHandoff::kSharedBytes}));
+           fcgi::SharedUserGenerations::kSharedBytes, fcgi::ConnectionHandoff::kSharedBytes}));
   if (!memory.ok()) {
     log::Error(memory.status().message());
     return 1;
@@ -236,13 +238,19 @@ int main(int argc, char** argv) {
     return 1;
   }
   shared.generation = generation->get();
+  // The portfolios' and the user rows'.
   Result<std::unique_ptr<fcgi::SharedUserGenerations>> user_generations =
       fcgi::SharedUserGenerations::Create(**memory);
-  if (!user_generations.ok()) {
-    log::Error(user_generations.status().message());
-    return 1;
+  Result<std::unique_ptr<fcgi::SharedUserGenerations>> user_row_generations =
+      fcgi::SharedUserGenerations::Create(**memory);
+  for (const auto* created : {&user_generations, &user_row_generations}) {
+    if (!created->ok()) {
+      log::Error(created->status().message());
+      return 1;
+    }
   }
   shared.user_generations = user_generations->get();
+  shared.user_row_generations = user_row_generations->get();
   Result<std::unique_ptr<fcgi::ConnectionHandoff>> handoff =
       fcgi::ConnectionHandoff::Create(**memory);
   if (!handoff.ok()) {

@@ -31,7 +31,8 @@ class RequestScope : public graphql::RequestContext {
   const auth::Identity* identity() const { return identity_ ? &*identity_ : nullptr; }
   // What the verified caller's token says of them; nullopt unless credentials() is kValid.
   std::optional<domain::Principal> principal() const;
-  // The verified caller's user row (created on first sight), read once per request: null with
+  // The verified caller's user row (created on first sight), once per request, from the service's
+  // user cache while the row is unchanged (core/api/user_cache.h): null with
   // kAuthenticationRequired when the request has no valid token.
   domain::Outcome<const domain::User*> CurrentUser();
 

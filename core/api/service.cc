@@ -31,6 +31,8 @@ constexpr std::size_t kReadCacheMaxBytes = 4 * 1024 * 1024;
 // all 1,024 of users with a few vouchers.
 constexpr std::size_t kPortfolioCacheMaxEntries = 1024;
 constexpr std::size_t kPortfolioCacheMaxBytes = 4 * 1024 * 1024;
+// A subject and an email are at most 512 and 320 bytes (core/domain/user.cc): about 4 MiB at most.
+constexpr std::size_t kUserCacheMaxEntries = 4096;
 
 }  // namespace
 
@@ -59,6 +61,7 @@ Service::Service(const ServiceConfig& config, std::unique_ptr<graphql::Engine> e
       read_cache_on_(config.read_cache),
       read_cache_(kReadCacheMaxEntries, kReadCacheMaxBytes),
       portfolio_cache_(kPortfolioCacheMaxEntries, kPortfolioCacheMaxBytes),
+      user_cache_(kUserCacheMaxEntries),
       persisted_documents_(config.trusted_documents, config.persisted_queries_max_rows) {}
 
 void Service::UseDataGeneration(DataGeneration* generation) {
@@ -81,6 +84,19 @@ void Service::NotePortfolioChanged(std::int64_t user_id) {
 
 void Service::NoteAllPortfoliosChanged() {
   if (user_generations_ != nullptr) user_generations_->AdvanceAll();
+}
+
+void Service::UseUserRowGenerations(UserGenerations* generations) {
+  user_row_generations_ = generations;
+  user_cache_.Attach(read_cache_on_ ? generations : nullptr);
+}
+
+void Service::NoteUserRowChanged(std::int64_t user_id) {
+  if (user_row_generations_ != nullptr) user_row_generations_->Advance(user_id);
+}
+
+void Service::NoteAllUserRowsChanged() {
+  if (user_row_generations_ != nullptr) user_row_generations_->AdvanceAll();
 }
 
 Result<std::unique_ptr<Service>> Service::Create(const ServiceConfig& config) {

@@ -21,6 +21,7 @@
 #include "core/api/read_cache.h"
 #include "core/api/request_scope.h"
 #include "core/api/service_config.h"
+#include "core/api/user_cache.h"
 #include "core/auth/jwks_key_set.h"
 #include "core/auth/token_verifier.h"
 #include "core/domain/confidential_ledger.h"
@@ -80,6 +81,15 @@ class Service {
   void NotePortfolioChanged(std::int64_t user_id);
   void NoteAllPortfoliosChanged();
 
+  // The generations of the users' rows, shared the same way: with them, and NETGRAPH_READ_CACHE
+  // on, the callers' users come from user_cache() while their rows are unchanged.
+  void UseUserRowGenerations(UserGenerations* generations);
+  UserCache& user_cache() { return user_cache_; }
+  // Called once a change of `user_id`'s row has committed; NoteAllUserRowsChanged for
+  // announcements lost.
+  void NoteUserRowChanged(std::int64_t user_id);
+  void NoteAllUserRowsChanged();
+
   // Persisted and trusted documents (NETGRAPH_TRUSTED_DOCUMENTS,
   // NETGRAPH_PERSISTED_QUERIES_MAX_ROWS): RunOperation resolves every request through them.
   PersistedDocuments& persisted_documents() { return persisted_documents_; }
@@ -118,7 +128,9 @@ class Service {
   DataGeneration* generation_ = nullptr;
   ReadCache read_cache_;
   UserGenerations* user_generations_ = nullptr;
+  UserGenerations* user_row_generations_ = nullptr;
   PortfolioCache portfolio_cache_;
+  UserCache user_cache_;
   PersistedDocuments persisted_documents_;
 };
 

@@ -52,6 +52,7 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
   if (Status s = db_.Listen(store::kOutboxNotifyChannel); !s.ok()) return s;
   if (Status s = db_.Listen(store::kInvestmentNotifyChannel); !s.ok()) return s;
   if (Status s = db_.Listen(store::kPortfolioNotifyChannel); !s.ok()) return s;
+  if (Status s = db_.Listen(store::kUserRowNotifyChannel); !s.ok()) return s;
   Pass pass;
   // Most wake-ups are changes of the investment figures (every claim's), which append nothing: one
   // statement says so. An append committed after it notifies, and wakes AwaitAppend again.
@@ -170,7 +171,8 @@ Result<bool> OutboxRelay::AwaitAppend(std::chrono::milliseconds timeout,
   bool woken = false;
   NETGRAPH_RETURN_IF_ERROR(
       db_.AwaitNotification(timeout, [&](std::string_view channel, std::string_view payload) {
-        if (channel != store::kPortfolioNotifyChannel) {
+        const bool row = channel == store::kUserRowNotifyChannel;
+        if (channel != store::kPortfolioNotifyChannel && !row) {
           woken = true;
           return;
         }
@@ -178,11 +180,12 @@ Result<bool> OutboxRelay::AwaitAppend(std::chrono::milliseconds timeout,
         std::int64_t user_id = 0;
         const auto [end, error] =
             std::from_chars(payload.data(), payload.data() + payload.size(), user_id);
-        if (payload == store::kEveryPortfolio || error != std::errc() ||
-            end != payload.data() + payload.size()) {
-          portfolios->all = true;
+        const bool named = payload != store::kEveryPortfolio && error == std::errc() &&
+                           end == payload.data() + payload.size();
+        if (named) {
+          (row ? portfolios->user_rows : portfolios->users).push_back(user_id);
         } else {
-          portfolios->users.push_back(user_id);
+          (row ? portfolios->all_rows : portfolios->all) = true;
         }
       }));
   return woken;

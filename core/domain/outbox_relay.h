@@ -80,16 +80,19 @@ class OutboxRelay {
   // failure is reported in Pass::redis.
   Result<Pass> PublishPending();
 
-  // The users whose portfolios changed, as a wait heard them (store::kPortfolioNotifyChannel).
+  // The users whose portfolios changed, as a wait heard them (store::kPortfolioNotifyChannel), and
+  // those whose rows did (store::kUserRowNotifyChannel).
   struct PortfolioChanges {
     std::vector<std::int64_t> users;
     bool all = false;  // every user's (or an announcement naming no user it could read)
+    std::vector<std::int64_t> user_rows;
+    bool all_rows = false;  // a row announcement naming no user it could read
   };
 
   // Waits up to `timeout` for an append committed since the last PublishPending, which listened
   // for them first so none is missed, or for a change of the investment figures (which writes no
   // outbox row: store::kInvestmentNotifyChannel). False on timeout, when the wait was interrupted
-  // or when it heard only of portfolios, which it adds to `portfolios` (when given).
+  // or when it heard only of portfolios and user rows, which it adds to `portfolios` (when given).
   Result<bool> AwaitAppend(std::chrono::milliseconds timeout,
                            PortfolioChanges* portfolios = nullptr);
 

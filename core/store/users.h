@@ -18,6 +18,9 @@ namespace netgraph::store {
 // user's.
 inline constexpr const char* kPortfolioNotifyChannel = "netgraph_portfolio";
 inline constexpr std::string_view kEveryPortfolio = "*";
+// The channel notified at commit by every write to a user's row
+// (core/store/migrations/0012_user_row_changes.sql): the user's id.
+inline constexpr const char* kUserRowNotifyChannel = "netgraph_user";
 
 struct UserRow {
   std::int64_t id = 0;

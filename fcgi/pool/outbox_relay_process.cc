@@ -33,6 +33,8 @@ Result<bool> AwaitChanges(domain::OutboxRelay& relay, api::Service& service,
   Result<bool> woken = relay.AwaitAppend(timeout, &portfolios);
   if (portfolios.all) service.NoteAllPortfoliosChanged();
   for (std::int64_t user_id : portfolios.users) service.NotePortfolioChanged(user_id);
+  if (portfolios.all_rows) service.NoteAllUserRowsChanged();
+  for (std::int64_t user_id : portfolios.user_rows) service.NoteUserRowChanged(user_id);
   return woken;
 }
 
@@ -40,6 +42,7 @@ Result<bool> AwaitChanges(domain::OutboxRelay& relay, api::Service& service,
 void NoteEverythingMayHaveChanged(api::Service& service) {
   service.NoteDataChanged();
   service.NoteAllPortfoliosChanged();
+  service.NoteAllUserRowsChanged();
 }
 
 // Sleeps `duration` (a back-off) while still invalidating the workers' read caches at every

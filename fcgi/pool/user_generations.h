@@ -1,4 +1,5 @@
-// The users' generations a FastCGI pool shares (core/api/portfolio_cache.h): kSlots counters and
+// The users' generations a FastCGI pool shares (core/api/portfolio_cache.h; the pool has two sets,
+// one for the portfolios and one for the user rows of core/api/user_cache.h): kSlots counters and
 // one for every user, in the pool's shared memory (fcgi/pool/shared_memory.h), taken by the
 // pool's master before it forks, so every worker and the outbox relay process read and advance the
 // same ones. A user's generation is the sum of the counter of every user and of the user's slot

@@ -1,7 +1,8 @@
 // What a portfolio shows and who hears of its changes (core/domain/portfolio.h, migration 0007):
 // every committed write that changes a user's portfolio announces that user on
 // store::kPortfolioNotifyChannel, a change of the rounds announces every user, and a write that
-// rolls back announces nothing.
+// rolls back announces nothing. A write of a user's row, and only that, also announces the user on
+// store::kUserRowNotifyChannel (migration 0012).
 #include <chrono>
 #include <set>
 #include <string>
@@ -17,10 +18,13 @@ namespace {
 
 class PortfolioChangesTest : public DomainStoreTest {
  protected:
+  explicit PortfolioChangesTest(const char* channel = store::kPortfolioNotifyChannel)
+      : channel_(channel) {}
+
   void SetUp() override {
     DomainStoreTest::SetUp();
     listener_ = std::make_unique<store::Connection>(url_);
-    ASSERT_TRUE(listener_->Listen(store::kPortfolioNotifyChannel).ok());
+    ASSERT_TRUE(listener_->Listen(channel_).ok());
   }
 
   // The payloads announced since the last call (every announcement is delivered at its commit, so
@@ -30,7 +34,7 @@ class PortfolioChangesTest : public DomainStoreTest {
     for (;;) {
       Result<bool> woken = listener_->AwaitNotification(
           std::chrono::milliseconds(200), [&](std::string_view channel, std::string_view payload) {
-            EXPECT_EQ(channel, store::kPortfolioNotifyChannel);
+            EXPECT_EQ(channel, channel_);
             heard.emplace(payload);
           });
       EXPECT_TRUE(woken.ok());
@@ -40,8 +44,29 @@ class PortfolioChangesTest : public DomainStoreTest {
 
   static std::string Id(const User& user) { return std::to_string(user.id); }
 
+  const char* channel_;
   std::unique_ptr<store::Connection> listener_;
 };
+
+class UserRowChangesTest : public PortfolioChangesTest {
+ protected:
+  UserRowChangesTest() : PortfolioChangesTest(store::kUserRowNotifyChannel) {}
+};
+
+TEST_F(UserRowChangesTest, OnlyAWriteOfAUsersRowAnnouncesThatUser) {
+  const User alice = NewUser("did:privy:alice");
+  const User bob = NewUser("did:privy:bob");
+  Heard();
+  ASSERT_TRUE(Claim(alice, Issue("10"), RandomWallet()).ok());
+  EXPECT_EQ(Heard(), std::set<std::string>{}) << "a claim changes a portfolio, not a row";
+
+  NewUser("did:privy:alice", "alice@example.com");
+  EXPECT_EQ(Heard(), std::set<std::string>{Id(alice)}) << "a new email";
+  ASSERT_TRUE(GrantAdmin(*db_, "did:privy:alice").ok());
+  EXPECT_EQ(Heard(), std::set<std::string>{Id(alice)}) << "the administrator flag";
+  ASSERT_TRUE(db_->ExecuteScript("DELETE FROM users WHERE id = " + Id(bob)).ok());
+  EXPECT_EQ(Heard(), std::set<std::string>{Id(bob)}) << "a user deleted";
+}
 
 TEST_F(PortfolioChangesTest, EveryWriteOfAUsersPortfolioAnnouncesThatUser) {
   User alice = NewUser("did:privy:alice");

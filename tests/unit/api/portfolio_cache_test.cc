@@ -5,30 +5,17 @@
 
 #include <chrono>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 
 #include "core/api/read_cache.h"
+#include "tests/unit/api/counting_user_generations.h"
 
 namespace netgraph::api {
 namespace {
 
 using graphql::Value;
 using std::chrono::seconds;
-
-class CountingUserGenerations : public UserGenerations {
- public:
-  std::uint64_t Current(std::int64_t user_id) const override {
-    auto found = users.find(user_id);
-    return every + (found == users.end() ? 0 : found->second);
-  }
-  void Advance(std::int64_t user_id) override { ++users[user_id]; }
-  void AdvanceAll() override { ++every; }
-
-  std::uint64_t every = 3;
-  std::map<std::int64_t, std::uint64_t> users;
-};
 
 domain::User UserNumbered(std::int64_t id, std::optional<std::string> email = std::nullopt) {
   return domain::User{id, "did:test:" + std::to_string(id), std::move(email), false,
