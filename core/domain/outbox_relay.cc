@@ -54,10 +54,10 @@ Result<OutboxRelay::Pass> OutboxRelay::PublishPending() {
   if (Status s = db_.Listen(store::kPortfolioNotifyChannel); !s.ok()) return s;
   if (Status s = db_.Listen(store::kUserRowNotifyChannel); !s.ok()) return s;
   Pass pass;
-  // Most wake-ups are changes of the investment figures (every claim's), which append nothing: one
-  // statement says so. An append committed after it notifies, and wakes AwaitAppend again.
-  NETGRAPH_ASSIGN_OR_RETURN(bool pending, store::OutboxHasPending(db_));
-  if (!pending) return pass;
+  // A pass with nothing pending (the poll's, or one after an append another relay published) is
+  // one statement. An append committed after it notifies, and wakes AwaitAppend again.
+  NETGRAPH_ASSIGN_OR_RETURN(bool any_pending, store::OutboxHasPending(db_));
+  if (!any_pending) return pass;
   Status done = db_.InTransaction(
       store::Isolation::kReadCommitted,
       [&]() -> Status {
@@ -166,29 +166,33 @@ void OutboxRelay::Housekeeping() {
   if (!pruned.ok()) log::Warn("relay: pruning the outbox failed: " + pruned.status().message());
 }
 
-Result<bool> OutboxRelay::AwaitAppend(std::chrono::milliseconds timeout,
-                                      PortfolioChanges* portfolios) {
-  bool woken = false;
+Result<bool> OutboxRelay::AwaitAppend(std::chrono::milliseconds timeout, Changes* changes) {
+  bool appended = false;
   NETGRAPH_RETURN_IF_ERROR(
       db_.AwaitNotification(timeout, [&](std::string_view channel, std::string_view payload) {
-        const bool row = channel == store::kUserRowNotifyChannel;
-        if (channel != store::kPortfolioNotifyChannel && !row) {
-          woken = true;
+        if (channel == store::kOutboxNotifyChannel) {
+          appended = true;
           return;
         }
-        if (portfolios == nullptr) return;
+        if (changes == nullptr) return;
+        if (channel == store::kInvestmentNotifyChannel) {
+          changes->data = true;
+          return;
+        }
+        const bool row = channel == store::kUserRowNotifyChannel;
+        if (!row && channel != store::kPortfolioNotifyChannel) return;
         std::int64_t user_id = 0;
         const auto [end, error] =
             std::from_chars(payload.data(), payload.data() + payload.size(), user_id);
         const bool named = payload != store::kEveryPortfolio && error == std::errc() &&
                            end == payload.data() + payload.size();
         if (named) {
-          (row ? portfolios->user_rows : portfolios->users).push_back(user_id);
+          (row ? changes->user_rows : changes->users).push_back(user_id);
         } else {
-          (row ? portfolios->all_rows : portfolios->all) = true;
+          (row ? changes->all_rows : changes->all) = true;
         }
       }));
-  return woken;
+  return appended;
 }
 
 }  // namespace netgraph::domain

@@ -80,9 +80,11 @@ class OutboxRelay {
   // failure is reported in Pass::redis.
   Result<Pass> PublishPending();
 
-  // The users whose portfolios changed, as a wait heard them (store::kPortfolioNotifyChannel), and
-  // those whose rows did (store::kUserRowNotifyChannel).
-  struct PortfolioChanges {
+  // What a wait heard besides appends: a change of the investment figures, which writes no outbox
+  // row (store::kInvestmentNotifyChannel, every claim's); the users whose portfolios changed
+  // (store::kPortfolioNotifyChannel) and those whose rows did (store::kUserRowNotifyChannel).
+  struct Changes {
+    bool data = false;
     std::vector<std::int64_t> users;
     bool all = false;  // every user's (or an announcement naming no user it could read)
     std::vector<std::int64_t> user_rows;
@@ -90,11 +92,10 @@ class OutboxRelay {
   };
 
   // Waits up to `timeout` for an append committed since the last PublishPending, which listened
-  // for them first so none is missed, or for a change of the investment figures (which writes no
-  // outbox row: store::kInvestmentNotifyChannel). False on timeout, when the wait was interrupted
-  // or when it heard only of portfolios and user rows, which it adds to `portfolios` (when given).
-  Result<bool> AwaitAppend(std::chrono::milliseconds timeout,
-                           PortfolioChanges* portfolios = nullptr);
+  // for them first so none is missed. True when one was heard: then PublishPending has rows to
+  // publish. False on timeout, when the wait was interrupted, or when it heard only of other
+  // changes, which it adds to `changes` (when given): they need no pass.
+  Result<bool> AwaitAppend(std::chrono::milliseconds timeout, Changes* changes = nullptr);
 
   // Stores the status of vouchers that expired and prunes rows published longer ago than the
   // retention; failures are logged, the next call tries again.

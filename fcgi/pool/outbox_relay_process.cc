@@ -25,17 +25,19 @@ void Pause(std::chrono::milliseconds duration) {
 
 using Clock = std::chrono::steady_clock;
 
-// Waits up to `timeout` as OutboxRelay::AwaitAppend does, then invalidates what the changes heard
-// touch: the portfolios named at once, the public data when the wait says so (returned).
+// Waits up to `timeout` as OutboxRelay::AwaitAppend does, then invalidates what was heard at once:
+// the public data (an append is a change of the graph), the portfolios and the user rows named.
+// True when an append was heard.
 Result<bool> AwaitChanges(domain::OutboxRelay& relay, api::Service& service,
                           std::chrono::milliseconds timeout) {
-  domain::OutboxRelay::PortfolioChanges portfolios;
-  Result<bool> woken = relay.AwaitAppend(timeout, &portfolios);
-  if (portfolios.all) service.NoteAllPortfoliosChanged();
-  for (std::int64_t user_id : portfolios.users) service.NotePortfolioChanged(user_id);
-  if (portfolios.all_rows) service.NoteAllUserRowsChanged();
-  for (std::int64_t user_id : portfolios.user_rows) service.NoteUserRowChanged(user_id);
-  return woken;
+  domain::OutboxRelay::Changes changes;
+  Result<bool> appended = relay.AwaitAppend(timeout, &changes);
+  if (changes.data || (appended.ok() && *appended)) service.NoteDataChanged();
+  if (changes.all) service.NoteAllPortfoliosChanged();
+  for (std::int64_t user_id : changes.users) service.NotePortfolioChanged(user_id);
+  if (changes.all_rows) service.NoteAllUserRowsChanged();
+  for (std::int64_t user_id : changes.user_rows) service.NoteUserRowChanged(user_id);
+  return appended;
 }
 
 // Announcements may have gone unheard: every cache the generations guard reads again.
@@ -54,12 +56,10 @@ void SleepNotingChanges(domain::OutboxRelay& relay, api::Service& service,
   while (g_stop == 0) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
     if (left.count() <= 0) return;
-    Result<bool> woken = AwaitChanges(relay, service, left);
-    if (!woken.ok()) {
+    if (!AwaitChanges(relay, service, left).ok()) {
       Pause(left);
       return;
     }
-    if (*woken) service.NoteDataChanged();
   }
 }
 
@@ -117,14 +117,20 @@ void Run(domain::OutboxRelay& relay, api::Service& service, Scoreboard* scoreboa
       relay.Housekeeping();
       next_housekeeping = Clock::now() + options.housekeeping_interval;
     }
-    if (g_stop != 0) break;
-    Result<bool> woken = AwaitChanges(relay, service, options.poll_interval);
-    note_reconnection();
-    if (!woken.ok()) {
-      Pause(options.poll_interval);
-    } else if (*woken) {
-      // Before publishing: the workers' caches must not wait on Redis.
-      service.NoteDataChanged();
+    // Until an append is heard, or the poll interval has passed: the changes heard meanwhile (a
+    // claim's, most of them) only invalidate, and need no pass.
+    const Clock::time_point poll_at = Clock::now() + options.poll_interval;
+    while (g_stop == 0) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(poll_at - Clock::now());
+      if (left.count() <= 0) break;
+      Result<bool> appended = AwaitChanges(relay, service, left);
+      note_reconnection();
+      if (!appended.ok()) {
+        Pause(left);
+        break;
+      }
+      if (*appended) break;
     }
   }
 }

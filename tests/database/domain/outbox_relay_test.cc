@@ -134,6 +134,64 @@ TEST_F(DomainStoreTest, TheRelayPublishesCommittedChangesInOrderAndKeepsThemWhil
   EXPECT_EQ(nlohmann::json::parse(*updates->Open("netgraph:graph", late))["sequence"], 4);
 }
 
+// Everything `relay` hears until 300 ms pass in silence: whether an append was among it, and the
+// other changes. One commit's announcements may come in more than one wait.
+struct HeardUntilSilence {
+  bool appended = false;
+  OutboxRelay::Changes changes;
+};
+HeardUntilSilence HearUntilSilence(OutboxRelay& relay) {
+  HeardUntilSilence heard;
+  for (;;) {
+    OutboxRelay::Changes changes;
+    Result<bool> appended = relay.AwaitAppend(std::chrono::milliseconds(300), &changes);
+    EXPECT_TRUE(appended.ok());
+    const bool silent =
+        !appended.ok() || (!*appended && !changes.data && !changes.all && changes.users.empty() &&
+                           !changes.all_rows && changes.user_rows.empty());
+    if (silent) return heard;
+    heard.appended = heard.appended || *appended;
+    heard.changes.data = heard.changes.data || changes.data;
+    heard.changes.all = heard.changes.all || changes.all;
+    heard.changes.all_rows = heard.changes.all_rows || changes.all_rows;
+    heard.changes.users.insert(heard.changes.users.end(), changes.users.begin(),
+                               changes.users.end());
+    heard.changes.user_rows.insert(heard.changes.user_rows.end(), changes.user_rows.begin(),
+                                   changes.user_rows.end());
+  }
+}
+
+TEST_F(DomainStoreTest, OnlyAnAppendAsksTheRelayForAPass) {
+  // A claim to a known wallet appends no outbox row: the relay hears that the public data and the
+  // claimant's portfolio changed (fcgi/pool/outbox_relay_process.h invalidates them), and needs no
+  // pass, which would only find nothing pending.
+  Result<UpdateAuthenticator> updates = UpdateAuthenticator::FromHexKey(std::string(64, '7'));
+  ASSERT_TRUE(updates.ok());
+  store::Connection relay_db(url_);
+  store::RedisClient nowhere(UnixSocketAddress(server_->directory() + "/no-such.sock"), 200);
+  OutboxRelay relay(relay_db, nowhere, *updates, RelayOptions{});
+  ASSERT_TRUE(relay.PublishPending().ok()) << "a pass listens first";
+
+  const User alice = NewUser("did:relay:alice");
+  const std::string wallet = RandomWallet();
+  ASSERT_TRUE(Claim(alice, Issue(), wallet).ok());
+  HeardUntilSilence first = HearUntilSilence(relay);
+  EXPECT_TRUE(first.appended) << "the first claim to a wallet adds it to the graph";
+  EXPECT_TRUE(first.changes.data);
+
+  ASSERT_TRUE(Claim(alice, Issue(), wallet).ok());
+  HeardUntilSilence known = HearUntilSilence(relay);
+  EXPECT_FALSE(known.appended) << "a claim to a known wallet appends nothing";
+  EXPECT_TRUE(known.changes.data) << "and changes the public data";
+  EXPECT_EQ(known.changes.users, std::vector<std::int64_t>{alice.id});
+  EXPECT_TRUE(known.changes.user_rows.empty()) << "but not the user's row";
+
+  ASSERT_TRUE(GrantAdmin(*db_, "did:relay:alice").ok());
+  HeardUntilSilence granted = HearUntilSilence(relay);
+  EXPECT_FALSE(granted.appended);
+  EXPECT_EQ(granted.changes.user_rows, std::vector<std::int64_t>{alice.id});
+}
+
 // What pg_restore of a dump taken when the outbox stood at `last_id` does to the outbox: the rows
 // after it and the ids taken since are gone; the epoch is the one of the dump.
 constexpr store::Statement kRewindOutbox{
