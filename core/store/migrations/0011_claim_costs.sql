@@ -1,5 +1,5 @@
 -- What a claim costs PostgreSQL, cut where nothing it does changes (issue 27; figures in
--- docs/benchmarks.md, "Migration 0011"):
+-- docs/benchmarks.md, "Issue 27 item 2: what a claim costs PostgreSQL"):
 --  * epoch_us was declared IMMUTABLE over extract(epoch FROM timestamptz), which is only STABLE, so
 --    the planner could not inline it: every instant a statement returned was a function call of its
 --    own (three per claim). STABLE is what its body is; inlined, it is the same expression.
