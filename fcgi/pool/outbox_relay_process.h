@@ -14,7 +14,7 @@
 // for a rewound database advance the pool's data generation (api::Service::NoteDataChanged,
 // fcgi/pool/data_generation.h) at once, during back-off too. A user's portfolio announced
 // (store::kPortfolioNotifyChannel) advances that user's generation
-// (api::Service::NotePortfolioChanged, fcgi/pool/ user_generations.h), and a user's row announced
+// (api::Service::NotePortfolioChanged, fcgi/pool/user_generations.h), and a user's row announced
 // (store::kUserRowNotifyChannel) that row's (api::Service::NoteUserRowChanged); whatever advances
 // the data generation for announcements that may have gone unheard advances every user's and every
 // row's too. SIGTERM, SIGINT and SIGQUIT stop it after the pass in hand (they also cut a wait
