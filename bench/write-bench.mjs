@@ -19,7 +19,8 @@
 //      the Node peer, the pgbench script), from the cluster's statement log (log_statement = all
 //      for the moment of three claims);
 //   4. for each of --rounds rounds, one after another: every investor at once claims --claims
-//      vouchers one after another (to its wallets in turn) through nginx to netgraph, then the same
+//      vouchers one after another (to its wallets in turn; bench/write_client.cc sends them, each
+//      investor on a kept-alive connection of its own) through nginx to netgraph, then the same
 //      to the Node peer (to a wallet of the investor's kept for the peers); then pgbench on the same cluster at the same concurrency, first a script
 //      running the statements of a claim with the same parameters (--claims transactions per
 //      client; then as many claims again on as many connections as the pool has, for information),
@@ -28,14 +29,14 @@
 //      each wallet's first redemption (its confidential account is opened), of every voucher
 //      netgraph claimed to it (1 + rounds × claims / wallets);
 //   6. reports per phase the rate, p50/p99 latency, CPU µs per operation of PostgreSQL (every
-//      backend, the ones that exited included), of the server (the pool or the Node processes) and
-//      of nginx, WAL bytes per operation; medians over the rounds; then the targets of
+//      backend, the ones that exited included), of the server (the pool or the Node processes), of
+//      nginx and of the client (write_client or pgbench), WAL bytes per operation; medians over the rounds; then the targets of
 //      docs/benchmarks.md. --check exits 1 when a target is missed; --check-gross only when a
 //      figure has fallen well below what it was when the benchmark was written (see `targets`):
 //      the short pass scripts/test runs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync, rmSync, statSync, writeFileSync, openSync, readSync, closeSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, openSync, readSync, closeSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,7 +44,7 @@ import { parseArgs } from 'node:util';
 import { Keypair } from '@solana/web3.js';
 import { ElGamalKeypair } from '@solana/zk-sdk/node';
 import {
-  benchRun, failedChecks, fmt, judge, log, machine, median, netgraphctl, percentile, poolPid, ports,
+  benchRun, buildDir, clientCpuUs, failedChecks, fmt, judge, log, machine, median, netgraphctl, percentile, poolPid, ports,
   postmasterPid, printMachine, printVerdicts, psql, requireTools, runMain, setQuiet, stackRun, stackUp,
   startNginx, startReferenceServer, treeCpuUs, usage as usageOf, useStack,
 } from './bench-stack.mjs';
@@ -138,19 +139,23 @@ function graphql(port, token, query, variables) {
   });
 }
 
-// Every investor at once, each running its steps one after another, each step timed. Returns the
-// latencies (µs) and the wall time (s).
-async function everyInvestorAtOnce(investors, stepsOf) {
-  const latencies = [];
-  const started = process.hrtime.bigint();
-  await Promise.all(investors.map(async (investor, i) => {
-    for (const step of stepsOf(investor, i)) {
-      const t0 = process.hrtime.bigint();
-      await step();
-      latencies.push(Number(process.hrtime.bigint() - t0) / 1000);
-    }
-  }));
-  return { latencies, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+// Every investor at once, each sending its requests one after another on a connection of its own,
+// each timed, by bench/write_client.cc (a client as lean as pgbench's: the file says why). Returns
+// the latencies (µs) and the wall time (s); throws unless every answer was a success.
+const writeClient = path.join(buildDir, 'bin/write_client');
+function everyInvestorAtOnce(port, investors, bodiesOf) {
+  const plan = {
+    url: `http://127.0.0.1:${port}/graphql`,
+    investors: investors.map((investor, i) => ({ token: investor.token, bodies: bodiesOf(investor, i) })),
+  };
+  const run = spawnSync(writeClient, [],
+    { input: JSON.stringify(plan), encoding: 'utf8', maxBuffer: 256 << 20 });
+  if (run.status !== 0) throw new Error(`write-bench: write_client failed (${run.status ?? run.signal}): ${run.stderr}`);
+  const result = JSON.parse(run.stdout);
+  if (result.failures.length > 0) {
+    throw new Error(`write-bench: port ${port} did not do what it was asked:\n  ${result.failures.join('\n  ')}`);
+  }
+  return { latencies: result.latencies_us, seconds: result.seconds };
 }
 
 async function claim(port, investor, code, wallet) {
@@ -160,24 +165,30 @@ async function claim(port, investor, code, wallet) {
   }
 }
 
-// Investor i claims codes[i*perInvestor ...] to its wallets in turn: those netgraph redeems, or its
-// peers' wallet.
+// Investor i claims the batch's codes[i*perInvestor ...] to its wallets in turn: those netgraph
+// redeems, or its peers' wallet. Returns the requests' bodies for everyInvestorAtOnce, and the check
+// that each wallet got the vouchers claimed to it, for after them.
 const ownWallets = (investor) => investor.wallets.map((wallet) => wallet.address);
 const peersWallet = (investor) => [investor.peersWallet];
-function claimSteps(port, codes, perInvestor, walletsOf = ownWallets) {
-  return (investor, i) => codes.slice(i * perInvestor, (i + 1) * perInvestor).map((code, k) => {
+function claimPhase(env, batch, codes, perInvestor, walletsOf = ownWallets) {
+  const wanted = new Map();  // wallet -> vouchers claimed to it
+  const bodiesOf = (investor, i) => codes.slice(i * perInvestor, (i + 1) * perInvestor).map((code, k) => {
     const wallets = walletsOf(investor);
-    return () => claim(port, investor, code, wallets[k % wallets.length]);
+    const wallet = wallets[k % wallets.length];
+    wanted.set(wallet, (wanted.get(wallet) ?? 0) + 1);
+    return JSON.stringify({ query: CLAIM, variables: { code, wallet } });
   });
-}
-
-async function redeem(investor, wallet) {
-  const { redeemVoucher: result } =
-    await graphql(ports.netgraph, investor.token, REDEEM, { wallet: wallet.address, key: wallet.key });
-  if (!result.success || !(result.redemption.amount > 0)) {
-    throw new Error(`write-bench: a redemption failed: ${JSON.stringify(result)}`);
-  }
-  return result.redemption.amount;
+  const verify = () => {
+    const got = new Map(psql(env, `SELECT wallet_address, count(*) FROM vouchers WHERE batch = '${batch}' ` +
+      "AND status = 'CLAIMED' GROUP BY wallet_address").split('\n').filter(Boolean)
+      .map((row) => row.split('|')).map(([wallet, count]) => [wallet, Number(count)]));
+    const wrong = [...new Set([...wanted.keys(), ...got.keys()])].filter((w) => wanted.get(w) !== got.get(w));
+    if (wrong.length > 0) {
+      throw new Error(`write-bench: batch ${batch}'s claims went elsewhere than asked: wallet ${wrong[0]} has ` +
+        `${got.get(wrong[0]) ?? 0} of its ${wanted.get(wrong[0]) ?? 0}`);
+    }
+  };
+  return { bodiesOf, verify };
 }
 
 // --- data --------------------------------------------------------------------------------------------
@@ -390,9 +401,11 @@ function walSince(env, from) {
 async function measure(env, groups, server, work) {
   psql(env, 'CHECKPOINT');
   const lsn = walLsn(env);
+  const client = clientCpuUs();
   const before = { postgres: treeCpuUs(groups.postgres), server: server ? treeCpuUs(server) : 0, nginx: treeCpuUs(groups.nginx) };
   const result = await work();
   const after = { postgres: treeCpuUs(groups.postgres), server: server ? treeCpuUs(server) : 0, nginx: treeCpuUs(groups.nginx) };
+  const clientUsed = clientCpuUs() - client;
   const wal = walSince(env, lsn);
   const count = result.latencies.length;
   return {
@@ -404,6 +417,7 @@ async function measure(env, groups, server, work) {
       postgres: (after.postgres - before.postgres) / count,
       server: (after.server - before.server) / count,
       nginx: server ? (after.nginx - before.nginx) / count : 0,
+      client: clientUsed / count,
     },
     wal_bytes: wal.records / count,
     wal_page_image_bytes: wal.pageImages / count,
@@ -417,7 +431,10 @@ function summarize(samples) {
     rate: of((s) => s.rate),
     p50_us: of((s) => s.p50_us),
     p99_us: of((s) => s.p99_us),
-    cpu_us: { postgres: of((s) => s.cpu_us.postgres), server: of((s) => s.cpu_us.server), nginx: of((s) => s.cpu_us.nginx) },
+    cpu_us: {
+      postgres: of((s) => s.cpu_us.postgres), server: of((s) => s.cpu_us.server), nginx: of((s) => s.cpu_us.nginx),
+      client: of((s) => s.cpu_us.client),
+    },
     wal_bytes: of((s) => s.wal_bytes),
     wal_page_image_bytes: of((s) => s.wal_page_image_bytes),
   };
@@ -425,6 +442,7 @@ function summarize(samples) {
 
 async function main() {
   requireTools('write-bench', ['nginx', 'pgbench', 'psql']);
+  if (!existsSync(writeClient)) usage(`no ${writeClient}: build with -DNETGRAPH_BENCH=ON (scripts/test does)`);
   const env = stackUp({ keepStack: opts['keep-stack'], fresh: true });
   const workers = Number(env.NETGRAPH_WORKERS ?? os.availableParallelism());
   const groups = {
@@ -444,11 +462,14 @@ async function main() {
   // claims are measured too, for information: each adds a wallet to the public graph, which the
   // claims measured after them do not.
   const samples = {};
-  const setup = issueVouchers(env, investorCount * walletsPerInvestor, `wb-${runId}-setup`);
+  const setup = claimPhase(env, `wb-${runId}-setup`,
+    issueVouchers(env, investorCount * walletsPerInvestor, `wb-${runId}-setup`), walletsPerInvestor);
   samples['claimVoucher to a new wallet/netgraph'] = [await measure(env, groups, groups.pool, () =>
-    everyInvestorAtOnce(investors, claimSteps(ports.netgraph, setup, walletsPerInvestor)))];
-  const warmUp = issueVouchers(env, investorCount, `wb-${runId}-warm-up`);
-  await everyInvestorAtOnce(investors, claimSteps(ports.node, warmUp, 1, peersWallet));
+    everyInvestorAtOnce(ports.netgraph, investors, setup.bodiesOf))];
+  setup.verify();
+  const warmUp = claimPhase(env, `wb-${runId}-warm-up`, issueVouchers(env, investorCount, `wb-${runId}-warm-up`), 1, peersWallet);
+  everyInvestorAtOnce(ports.node, investors, warmUp.bodiesOf);
+  warmUp.verify();
   const statementsPerClaim = await checkSameStatements(env, runId, investors[0]);
 
   const perPhase = investorCount * claimsPerInvestor;
@@ -456,9 +477,11 @@ async function main() {
     for (const [peer, port, server, walletsOf] of [['netgraph', ports.netgraph, groups.pool, ownWallets],
       ['node', ports.node, groups.node, peersWallet]]) {
       log(`bench: round ${round}/${rounds}: ${perPhase} claims through nginx to ${peer}`);
-      const codes = issueVouchers(env, perPhase, `wb-${runId}-${peer}-${round}`);
+      const batch = `wb-${runId}-${peer}-${round}`;
+      const phase = claimPhase(env, batch, issueVouchers(env, perPhase, batch), claimsPerInvestor, walletsOf);
       (samples[`claimVoucher/${peer}`] ??= []).push(await measure(env, groups, server, () =>
-        everyInvestorAtOnce(investors, claimSteps(port, codes, claimsPerInvestor, walletsOf))));
+        everyInvestorAtOnce(port, investors, phase.bodiesOf)));
+      phase.verify();
     }
     // The claim's statements at the same concurrency, and at the pool's (one connection per worker).
     for (const clients of new Set([investorCount, Math.min(workers, investorCount)])) {
@@ -474,26 +497,33 @@ async function main() {
       await measure(env, groups, null, async () => runPgbench('simple-update', pgbenchDatabase, investorCount, ['-N', '-T', String(pgbenchSeconds)])));
   }
   log(`bench: ${investorCount * walletsPerInvestor} redemptions through nginx to netgraph`);
-  let redeemed = 0;  // tokens: one per voucher
   samples['redeemVoucher/netgraph'] = [await measure(env, groups, groups.pool, () =>
-    everyInvestorAtOnce(investors, (investor) => investor.wallets.map((wallet) => async () => {
-      const amount = await redeem(investor, wallet);
-      redeemed += amount;
-    })))];
+    everyInvestorAtOnce(ports.netgraph, investors, (investor) => investor.wallets.map((wallet) =>
+      JSON.stringify({ query: REDEEM, variables: { wallet: wallet.address, key: wallet.key } }))))];
+  // Each wallet's vouchers all redeemed: only netgraph's claims went to these wallets, and only
+  // these redemptions ran on the run's new database.
+  const [redeemed, redeemedWallets, unredeemed] = psql(env, "SELECT count(*) FILTER (WHERE status = 'REDEEMED'), " +
+    "count(DISTINCT wallet_address) FILTER (WHERE status = 'REDEEMED'), " +
+    `count(*) FILTER (WHERE status = 'CLAIMED' AND wallet_address = ANY ('{${investors.flatMap(ownWallets).join(',')}}')) ` +
+    'FROM vouchers').split('|').map(Number);
+  if (redeemedWallets !== investorCount * walletsPerInvestor || unredeemed !== 0) {
+    throw new Error(`write-bench: the redemptions took the vouchers of ${redeemedWallets} wallets of ${investorCount * walletsPerInvestor}, ` +
+      `and left ${unredeemed} claimed`);
+  }
 
   log('bench: done, taking the stack down');
   const results = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
-  const claims = results['claimVoucher/netgraph'];
+  const claimed = results['claimVoucher/netgraph'];
   const pgbench = results['simple update -N/pgbench'];
   const figures = {
-    claim_vs_pgbench: claims.rate / pgbench.rate,
-    claim_p99_ms: claims.p99_us / 1000,
-    claim_vs_node: claims.rate / results['claimVoucher/node'].rate,
+    claim_vs_pgbench: claimed.rate / pgbench.rate,
+    claim_p99_ms: claimed.p99_us / 1000,
+    claim_vs_node: claimed.rate / results['claimVoucher/node'].rate,
     redeem_vs_pgbench: results['redeemVoucher/netgraph'].rate / pgbench.rate,
-    claim_vs_claim_statements: claims.rate / results["claim's statements/pgbench"].rate,
+    claim_vs_claim_statements: claimed.rate / results["claim's statements/pgbench"].rate,
   };
   const atPoolConcurrency = results[`claim's statements/pgbench -c${Math.min(workers, investorCount)}`];
-  if (atPoolConcurrency) figures.claim_vs_claim_statements_pool = claims.rate / atPoolConcurrency.rate;
+  if (atPoolConcurrency) figures.claim_vs_claim_statements_pool = claimed.rate / atPoolConcurrency.rate;
   const verdicts = judge(targets, figures);
   const report = {
     machine: machine(),
@@ -519,11 +549,11 @@ function printReport({ machine: m, settings: s, results, figures, verdicts }) {
     `per client; -N: ${s.pgbench_seconds} s); median of ${s.rounds} rounds; ${s.investors * s.wallets} redemptions ` +
     `of ${fmt(s.vouchers_per_redemption, 1)} vouchers each; ` +
     `${s.workers} pool workers, ${s.workers} Node processes\n`);
-  console.log('| operation / by | per second | p50 ms | p99 ms | CPU µs/op PostgreSQL | server | nginx | WAL bytes/op | + page images |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| operation / by | per second | p50 ms | p99 ms | CPU µs/op PostgreSQL | server | nginx | client | WAL bytes/op | + page images |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const [key, r] of Object.entries(results)) {
     console.log(`| ${key} | ${fmt(r.rate)} | ${fmt(r.p50_us / 1000, 2)} | ${fmt(r.p99_us / 1000, 2)} | ` +
-      `${fmt(r.cpu_us.postgres)} | ${fmt(r.cpu_us.server)} | ${fmt(r.cpu_us.nginx)} | ${fmt(r.wal_bytes)} | ` +
+      `${fmt(r.cpu_us.postgres)} | ${fmt(r.cpu_us.server)} | ${fmt(r.cpu_us.nginx)} | ${fmt(r.cpu_us.client)} | ${fmt(r.wal_bytes)} | ` +
       `${fmt(r.wal_page_image_bytes)} |`);
   }
   printVerdicts(verdicts);
