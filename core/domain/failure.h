@@ -63,13 +63,25 @@ class [[nodiscard]] Outcome {
   std::variant<T, Failure, Status> state_;
 };
 
-// How the savepoint around an attempt ends (store::Connection::InSavepoint): an internal error is
-// returned, a refusal undoes the attempt's writes, a value keeps them.
-template <typename T>
-Result<store::Connection::SavepointEnd> SavepointEndFor(const Outcome<T>& outcome) {
-  if (const Status* error = outcome.error()) return *error;
-  return outcome.failure() ? store::Connection::SavepointEnd::kRollBack
-                           : store::Connection::SavepointEnd::kKeep;
+// Runs `attempt` (a callable returning Outcome<T>) as a transaction of its own at `isolation`: a
+// value commits, a refusal rolls the whole transaction back so that nothing of the attempt is kept,
+// and an internal error is returned after the rollback. Aborts (deadlocks, serialization failures)
+// run the attempt again, as store::Connection::InTransaction does. For attempts that are the whole
+// transaction: a savepoint around them would cost two round trips more (SAVEPOINT, RELEASE).
+template <typename T, typename Attempt>
+Outcome<T> InAttemptTransaction(store::Connection& db, store::Isolation isolation,
+                                Attempt&& attempt) {
+  std::optional<Outcome<T>> outcome;
+  const Status ended = db.InTransaction(isolation, [&]() -> Status {
+    outcome = attempt();
+    if (const Status* error = outcome->error()) return *error;
+    // Any status but OK rolls the transaction back; this code is never retried.
+    if (outcome->failure()) return Status::FailedPrecondition("the attempt was refused");
+    return Status::Ok();
+  });
+  if (outcome.has_value() && outcome->failure()) return std::move(*outcome);
+  if (!ended.ok()) return ended;
+  return std::move(*outcome);
 }
 
 }  // namespace netgraph::domain

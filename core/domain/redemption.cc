@@ -99,16 +99,10 @@ Outcome<Redemption> RedeemVouchers(store::Connection& db, const ConfidentialLedg
   if (!ledger->IsValidPublicKey(confidential_public_key)) {
     return Failure::kInvalidConfidentialPublicKey;
   }
-  std::optional<Outcome<Redemption>> outcome;
-  // A refused redemption undoes every write of its attempt; the empty transaction then commits.
-  Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
-    return db.InSavepoint([&]() -> Result<store::Connection::SavepointEnd> {
-      outcome = AttemptRedemption(db, *ledger, user, wallet_address, confidential_public_key);
-      return SavepointEndFor(*outcome);
-    });
+  // A refused redemption keeps nothing of its attempt.
+  return InAttemptTransaction<Redemption>(db, store::Isolation::kReadCommitted, [&] {
+    return AttemptRedemption(db, *ledger, user, wallet_address, confidential_public_key);
   });
-  if (!committed.ok()) return committed;
-  return std::move(*outcome);
 }
 
 }  // namespace netgraph::domain

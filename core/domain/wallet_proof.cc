@@ -223,17 +223,10 @@ Outcome<ProvenWallet> VerifyWallet(store::Connection& db, const WalletProofPolic
   if (!IsValidWalletAddress(wallet_address)) return Failure::kInvalidWalletAddress;
   const std::optional<crypto::Bytes64> parsed = ParseWalletSignature(signature);
   if (!parsed) return Failure::kInvalidWalletSignature;
-  std::optional<Outcome<ProvenWallet>> outcome;
-  Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
-    outcome.reset();
-    // A refusal writes nothing: in particular the challenge stays usable after a bad signature.
-    return db.InSavepoint([&]() -> Result<store::Connection::SavepointEnd> {
-      outcome = AttemptProof(db, policy, user, wallet_address, *parsed);
-      return SavepointEndFor(*outcome);
-    });
+  // A refusal keeps nothing: in particular the challenge stays usable after a bad signature.
+  return InAttemptTransaction<ProvenWallet>(db, store::Isolation::kReadCommitted, [&] {
+    return AttemptProof(db, policy, user, wallet_address, *parsed);
   });
-  if (!committed.ok()) return committed;
-  return std::move(*outcome);
 }
 
 Result<ProvenWallet> ReassignWallet(store::Connection& db, std::string_view wallet_address,

@@ -114,10 +114,6 @@ StatusCode CodeOfSqlState(std::string_view sqlstate) {
   return StatusCode::kInternal;
 }
 
-constexpr const char* kSavepoint = "SAVEPOINT netgraph_savepoint";
-constexpr const char* kRollBackToSavepoint = "ROLLBACK TO SAVEPOINT netgraph_savepoint";
-constexpr const char* kReleaseSavepoint = "RELEASE SAVEPOINT netgraph_savepoint";
-
 const char* BeginStatement(Isolation isolation) {
   switch (isolation) {
     case Isolation::kReadCommitted:
@@ -453,14 +449,6 @@ Status Connection::InTransaction(Isolation isolation, const std::function<Status
     if (!outcome.IsAborted()) return outcome;
   }
   return outcome;
-}
-
-Status Connection::InSavepoint(const std::function<Result<SavepointEnd>()>& body) {
-  if (!in_transaction_) return Status::FailedPrecondition("a savepoint needs an open transaction");
-  NETGRAPH_RETURN_IF_ERROR(Simple(kSavepoint));
-  NETGRAPH_ASSIGN_OR_RETURN(SavepointEnd end, body());
-  if (end == SavepointEnd::kRollBack) NETGRAPH_RETURN_IF_ERROR(Simple(kRollBackToSavepoint));
-  return Simple(kReleaseSavepoint);
 }
 
 void Connection::Abandon() {

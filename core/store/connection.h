@@ -141,14 +141,6 @@ class Connection {
                        int max_attempts = 5);
   bool in_transaction() const { return in_transaction_; }
 
-  // What a savepoint's body decides: keep its writes, or undo them and let the transaction go on.
-  enum class SavepointEnd { kKeep, kRollBack };
-  // Runs `body` in a savepoint of the open transaction, so that a refused step can undo its own
-  // writes without abandoning the transaction. kRollBack rolls back to the savepoint; kKeep
-  // releases it. An error of `body` is returned as it is and leaves the savepoint to the
-  // transaction's own rollback. Savepoints nest. kFailedPrecondition outside a transaction.
-  Status InSavepoint(const std::function<Result<SavepointEnd>()>& body);
-
   // Runs SQL text with no parameters (migrations, session settings). Not for anything built from
   // input.
   Status ExecuteScript(const std::string& sql);

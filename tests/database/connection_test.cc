@@ -174,36 +174,6 @@ TEST_F(ConnectionTest, ASerializationFailureIsAbortedAndTheTransactionIsRetried)
   EXPECT_EQ(note->Text(0, 0), "the racer's");
 }
 
-// A savepoint's rollback undoes only the writes made inside it; the transaction goes on.
-TEST_F(ConnectionTest, ASavepointRollsBackItsOwnWritesOnly) {
-  Connection db(url_);
-  EXPECT_TRUE(db.InSavepoint([]() -> Result<Connection::SavepointEnd> {
-                  return Connection::SavepointEnd::kKeep;
-                }).IsFailedPrecondition());
-  Status committed = db.InTransaction(Isolation::kReadCommitted, [&]() -> Status {
-    NETGRAPH_RETURN_IF_ERROR(db.Execute(kInsert, {"2", "before the savepoint"}));
-    NETGRAPH_RETURN_IF_ERROR(db.InSavepoint([&]() -> Result<Connection::SavepointEnd> {
-      NETGRAPH_RETURN_IF_ERROR(db.Execute(kInsert, {"3", "undone"}));
-      return Connection::SavepointEnd::kRollBack;
-    }));
-    return db.InSavepoint([&]() -> Result<Connection::SavepointEnd> {
-      NETGRAPH_RETURN_IF_ERROR(db.Execute(kInsert, {"4", "kept"}));
-      return Connection::SavepointEnd::kKeep;
-    });
-  });
-  ASSERT_TRUE(committed.ok()) << committed.message();
-  EXPECT_EQ(Ids(db), (std::vector<std::int64_t>{1, 2, 4}));
-
-  // A failing statement inside a savepoint is returned with its code.
-  Status duplicate = db.InTransaction(Isolation::kReadCommitted, [&]() -> Status {
-    return db.InSavepoint([&]() -> Result<Connection::SavepointEnd> {
-      NETGRAPH_RETURN_IF_ERROR(db.Execute(kInsert, {"1", "duplicate key"}));
-      return Connection::SavepointEnd::kKeep;
-    });
-  });
-  EXPECT_TRUE(duplicate.IsAlreadyExists()) << duplicate.message();
-}
-
 TEST(ConnectionParametersTest, AddsTheLimitsTheOperatorDidNotSet) {
   ::unsetenv("PGOPTIONS");
   ConnectionOptions options;
