@@ -106,7 +106,6 @@ bool ConnectionNamesUser(const std::string& conninfo);
 //                      transaction again (InTransaction does);
 //   kDeadlineExceeded  statement_timeout or lock_timeout ran out (57014, 55P03);
 //   kAlreadyExists     a unique constraint refused the row (23505);
-//   kFailedPrecondition  a savepoint was asked for outside a transaction;
 //   kInternal          any other error the server reported;
 //   kUnknown           COMMIT lost its connection: the transaction's outcome is unknown.
 class Connection {
