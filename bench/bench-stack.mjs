@@ -195,8 +195,8 @@ export function treeCpuUs(root) {
   }
 }
 
-// The CPU this process has used, and the children it has waited for (pgbench, wrk): the client's
-// share of a machine that also runs the servers it measures.
+// The CPU this process has used, and the children it has waited for (pgbench, write_client): the
+// client's share of a machine that also runs the servers it measures.
 export function clientCpuUs() {
   const fields = statFields(process.pid);
   return ticksToUs(Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));

@@ -30,10 +30,10 @@
 //      netgraph claimed to it (1 + rounds × claims / wallets);
 //   6. reports per phase the rate, p50/p99 latency, CPU µs per operation of PostgreSQL (every
 //      backend, the ones that exited included), of the server (the pool or the Node processes), of
-//      nginx and of the client (write_client or pgbench), WAL bytes per operation; medians over the rounds; then the targets of
-//      docs/benchmarks.md. --check exits 1 when a target is missed; --check-gross only when a
-//      figure has fallen well below what it was when the benchmark was written (see `targets`):
-//      the short pass scripts/test runs.
+//      nginx and of the client (write_client or pgbench), WAL bytes per operation; medians over
+//      the rounds; then the targets of docs/benchmarks.md. --check exits 1 when a target is
+//      missed; --check-gross only when a figure has fallen well below what it was when the
+//      benchmark was written (see `targets`): the short pass scripts/test runs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, openSync, readSync, closeSync } from 'node:fs';
