@@ -2,7 +2,8 @@
 // may not write there), so the cluster can outlive its run directory. A new run directory at the same
 // path (a fresh clone where an old one was) makes new keys; the old cluster's rows, signed with the
 // old treasury key, must not come back with it. And bringing a running stack up again, or starting
-// one component, must not reload nginx: a reload closes clients' idle kept-alive connections.
+// one component, must not reload nginx: a reload closes clients' idle kept-alive connections. A
+// cluster whose run directory is gone is removed by the next `up`, so they do not pile up.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -33,10 +34,19 @@ const env = {
 const stack = (...args) => execFileSync(path.join(repo, 'scripts', 'stack'), args, { env, encoding: 'utf8' });
 const sql = (query) => psql(query, { url: `postgresql://netgraph@127.0.0.1:${ports.pg}/netgraph` });
 let cluster = null;
+// A second run directory's, for the sweep of clusters whose run directory is gone.
+const other = path.join(parent, 'other');
+const otherStack = (...args) => execFileSync(path.join(repo, 'scripts', 'stack'), args,
+  { env: { ...env, NETGRAPH_RUN_DIR: other }, encoding: 'utf8' });
+let otherCluster = null;
 
 after(() => {
   try { stack('down'); } catch { /* already down, or never up */ }
-  if (cluster) rmSync(cluster, { recursive: true, force: true });
+  try { if (existsSync(other)) otherStack('down'); } catch { /* never up */ }
+  for (const dir of [cluster, otherCluster].filter(Boolean)) {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(`${dir}.owner`, { force: true });
+  }
   rmSync(parent, { recursive: true, force: true });
 });
 
@@ -91,6 +101,25 @@ test('up on a running stack, and starting one component again, keep clients\' ke
     agent.destroy();
   }
 });
+
+test('up removes the clusters whose run directory is gone, and keeps every other',
+  { skip: process.getuid() !== 0 && 'only as root is a cluster kept outside its run directory' }, () => {
+    stack('down');
+    otherStack('up');
+    otherCluster = readlinkSync(path.join(other, 'pg'));
+    otherStack('down');
+    stack('up');
+    assert.ok(existsSync(path.join(otherCluster, 'PG_VERSION')), 'a stopped stack\'s cluster stays');
+
+    stack('down');
+    rmSync(other, { recursive: true, force: true });
+    const output = stack('up');
+    assert.match(output, /removing the PostgreSQL cluster of .*\/other, which is gone/);
+    assert.equal(existsSync(otherCluster), false);
+    assert.equal(existsSync(`${otherCluster}.owner`), false);
+    assert.ok(existsSync(path.join(cluster, 'PG_VERSION')), 'the stack\'s own cluster stays');
+    assert.equal(sql('SELECT 1'), '1');
+  });
 
 // As root the run directory links to the cluster in /var/tmp; otherwise the cluster is in it.
 function readlinkOrSelf(file) {
