@@ -1,6 +1,7 @@
 #include "fcgi/pool/hand_off_watcher.h"
 
 #include <linux/futex.h>
+#include <poll.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -132,16 +133,30 @@ void Rest(bool at_rest) {
   if (g_worker_died != 0) HandOverAndExit();
 }
 
-// One look while the worker serves (in kHanding): hands off what the worker offers when the
-// request has run a whole tick (`request` is the one seen at the previous look) and another
-// worker waits. True when something went.
+// Of the `count` descriptors in `fds`, keeps in place those whose peer has sent something (the
+// start of a request) and returns how many. poll(2) only looks: nothing is read.
+std::size_t KeepThoseWithInput(int* fds, std::size_t count) {
+  pollfd polled[ConnectionHandoff::kMaxPerMessage];
+  for (std::size_t i = 0; i < count; ++i) polled[i] = {fds[i], POLLIN, 0};
+  if (::poll(polled, count, 0) <= 0) return 0;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if ((polled[i].revents & POLLIN) != 0) fds[kept++] = fds[i];
+  }
+  return kept;
+}
+
+// One look while the worker serves (in kHanding), when another worker waits: hands off every
+// connection the worker offers when the request has run a whole tick (`request` is the one seen at
+// the previous look), and otherwise half (rounded up) of those whose next request has arrived. True
+// when something went.
 bool Look(const WatcherArguments& arguments, std::uint64_t request, std::uint64_t seen_request) {
   Shared& shared = *arguments.shared;
   std::size_t count = 0;
-  // Only a request that has run a whole tick: fast ones, however many, pass nothing.
-  if (request == seen_request && arguments.handoff->waiting() > 0) {
+  if (arguments.handoff->waiting() > 0) {
     std::size_t next_word = 0;
     count = CollectOffered(shared, &next_word, shared.chosen, std::size(shared.chosen));
+    if (request != seen_request) count = (KeepThoseWithInput(shared.chosen, count) + 1) / 2;
   }
   shared.chosen_count.store(static_cast<int>(count));
   if (arguments.seams.watcher_handing != nullptr) arguments.seams.watcher_handing();

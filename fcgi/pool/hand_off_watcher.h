@@ -2,10 +2,15 @@
 // (CLONE_FILES), which hands the worker's idle connections to the pool's queue
 // (fcgi/pool/connection_handoff.h) when the worker cannot serve them:
 //
-// - while it is busy: once a request has kept the worker busy for a whole tick and another worker
-//   waits for work, so a slow request (a claim waiting on a lock) holds up no request but its own
-//   for more than a tick or two. Fast requests pass nothing, and while every worker is busy nothing
-//   moves (the connections would only go round);
+// - while it is busy and another worker waits for work: all of them once a request has kept the
+//   worker busy for a whole tick, so a slow request (a claim waiting on a lock) holds up no request
+//   but its own for more than a tick or two; otherwise, half (rounded up) of those whose next
+//   request has already arrived. That second rule is for a backlog of fast requests: nginx sends a
+//   request on the kept connection freed last (its keep-alive cache is last in, first out), which
+//   is one of the worker that answers, so once the other has run out of requests, all of them can
+//   queue on one worker while the other waits (docs/benchmarks.md, "Issue 27: one worker idle
+//   while the other had a backlog"). Fast requests with nothing waiting behind them pass nothing,
+//   and while every worker is busy nothing moves (the connections would only go round);
 // - when it dies (killed, crashed): all of them, so a dead worker costs only the request it was
 //   serving. nginx retries no POST that fails on a kept connection closed under it; with the
 //   descriptor table shared, the worker's connections are still open when the watcher learns of

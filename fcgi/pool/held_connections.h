@@ -2,7 +2,8 @@
 // on, and the hand-offs of the idle ones to the other workers (fcgi/pool/connection_handoff.h).
 //
 // A worker's idle connections go to the others: through its watcher (fcgi/pool/hand_off_watcher.h)
-// once a request has run a whole tick and another worker waits for work, and when the worker dies;
+// while another worker waits for work (all once a request has run a whole tick, otherwise half of
+// those on which a request has arrived), and when the worker dies;
 // from the worker itself when it stops, instead of closing connections nginx may be sending on. A
 // slow request holds up the others for at most two ticks; the watcher wakes 500 times a second
 // while its worker is busy. Every idle connection is offered to the watcher, and withdrawn before
