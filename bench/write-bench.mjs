@@ -27,7 +27,9 @@
 //      then its built-in simple update (-N) for --pgbench-seconds;
 //   5. every investor at once redeems each of its wallets through netgraph, one after another:
 //      each wallet's first redemption (its confidential account is opened), of every voucher
-//      netgraph claimed to it (1 + rounds × claims / wallets);
+//      netgraph claimed to it (1 + rounds × claims / wallets); then, for information, every
+//      investor at once claims --claims vouchers more to its wallets and redeems them again (a
+//      later redemption: claims / wallets vouchers each);
 //   6. reports per phase the rate, p50/p99 latency, CPU µs per operation of PostgreSQL (every
 //      backend, the ones that exited included), of the server (the pool or the Node processes), of
 //      nginx and of the client (write_client or pgbench), WAL bytes per operation; medians over
@@ -496,20 +498,34 @@ async function main() {
     (samples['simple update -N/pgbench'] ??= []).push(
       await measure(env, groups, null, async () => runPgbench('simple-update', pgbenchDatabase, investorCount, ['-N', '-T', String(pgbenchSeconds)])));
   }
-  log(`bench: ${investorCount * walletsPerInvestor} redemptions through nginx to netgraph`);
-  samples['redeemVoucher/netgraph'] = [await measure(env, groups, groups.pool, () =>
-    everyInvestorAtOnce(ports.netgraph, investors, (investor) => investor.wallets.map((wallet) =>
-      JSON.stringify({ query: REDEEM, variables: { wallet: wallet.address, key: wallet.key } }))))];
+  const redeemEveryWallet = () => everyInvestorAtOnce(ports.netgraph, investors, (investor) =>
+    investor.wallets.map((wallet) => JSON.stringify({ query: REDEEM, variables: { wallet: wallet.address, key: wallet.key } })));
   // Each wallet's vouchers all redeemed: only netgraph's claims went to these wallets, and only
-  // these redemptions ran on the run's new database.
-  const [redeemed, redeemedWallets, unredeemed] = psql(env, "SELECT count(*) FILTER (WHERE status = 'REDEEMED'), " +
-    "count(DISTINCT wallet_address) FILTER (WHERE status = 'REDEEMED'), " +
-    `count(*) FILTER (WHERE status = 'CLAIMED' AND wallet_address = ANY ('{${investors.flatMap(ownWallets).join(',')}}')) ` +
-    'FROM vouchers').split('|').map(Number);
-  if (redeemedWallets !== investorCount * walletsPerInvestor || unredeemed !== 0) {
-    throw new Error(`write-bench: the redemptions took the vouchers of ${redeemedWallets} wallets of ${investorCount * walletsPerInvestor}, ` +
-      `and left ${unredeemed} claimed`);
-  }
+  // these redemptions ran on the run's new database. Returns how many vouchers are redeemed.
+  const checkEveryWalletRedeemed = () => {
+    const [redeemed, redeemedWallets, unredeemed] = psql(env, "SELECT count(*) FILTER (WHERE status = 'REDEEMED'), " +
+      "count(DISTINCT wallet_address) FILTER (WHERE status = 'REDEEMED'), " +
+      `count(*) FILTER (WHERE status = 'CLAIMED' AND wallet_address = ANY ('{${investors.flatMap(ownWallets).join(',')}}')) ` +
+      'FROM vouchers').split('|').map(Number);
+    if (redeemedWallets !== investorCount * walletsPerInvestor || unredeemed !== 0) {
+      throw new Error(`write-bench: the redemptions took the vouchers of ${redeemedWallets} wallets of ${investorCount * walletsPerInvestor}, ` +
+        `and left ${unredeemed} claimed`);
+    }
+    return redeemed;
+  };
+  log(`bench: ${investorCount * walletsPerInvestor} redemptions through nginx to netgraph`);
+  samples['redeemVoucher/netgraph'] = [await measure(env, groups, groups.pool, redeemEveryWallet)];
+  const redeemed = checkEveryWalletRedeemed();
+  // Then what an investor does from then on, for information: claims to wallets that hold a
+  // confidential balance, and their redemptions, which open no account and change nothing in the
+  // public graph.
+  log(`bench: ${perPhase} claims to wallets after their redemption, then their redemptions`);
+  const later = claimPhase(env, `wb-${runId}-later`, issueVouchers(env, perPhase, `wb-${runId}-later`), claimsPerInvestor);
+  samples['claimVoucher after a redemption/netgraph'] = [await measure(env, groups, groups.pool, () =>
+    everyInvestorAtOnce(ports.netgraph, investors, later.bodiesOf))];
+  later.verify();
+  samples['redeemVoucher, a later one/netgraph'] = [await measure(env, groups, groups.pool, redeemEveryWallet)];
+  checkEveryWalletRedeemed();
 
   log('bench: done, taking the stack down');
   const results = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
@@ -546,8 +562,8 @@ function printReport({ machine: m, settings: s, results, figures, verdicts }) {
   printMachine(m);
   console.log(`${s.investors} investors at once, ${s.claims} claims each per round to ${s.wallets} wallets in turn; ` +
     `pgbench -c${s.investors} -j1 -M prepared (the claim's ${s.statements_per_claim} statements: ${s.claims} transactions ` +
-    `per client; -N: ${s.pgbench_seconds} s); median of ${s.rounds} rounds; ${s.investors * s.wallets} redemptions ` +
-    `of ${fmt(s.vouchers_per_redemption, 1)} vouchers each; ` +
+    `per client; -N: ${s.pgbench_seconds} s); median of ${s.rounds} rounds; ${s.investors * s.wallets} first redemptions ` +
+    `of ${fmt(s.vouchers_per_redemption, 1)} vouchers each, as many later ones of ${fmt(s.claims / s.wallets, 1)}; ` +
     `${s.workers} pool workers, ${s.workers} Node processes\n`);
   console.log('| operation / by | per second | p50 ms | p99 ms | CPU µs/op PostgreSQL | server | nginx | client | WAL bytes/op | + page images |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');

@@ -5,6 +5,7 @@
 #include "core/domain/internal/graph_ids.h"
 #include "core/domain/internal/voucher_code.h"
 #include "core/domain/internal/wallet_address.h"
+#include "core/store/ledger.h"
 
 namespace netgraph::domain {
 namespace {
@@ -48,11 +49,13 @@ Outcome<Voucher> OutcomeOf(const store::ClaimResult& result, const User& user) {
 }
 
 // The graph's change a claim makes: the investor owns the wallet, which invested in the round.
-// migrations/0010_claim_function.sql checks the same nodes and links.
-GraphChange ClaimGraphChange(const User& user, const store::ClaimResult& claimed) {
+// The wallet keeps its Confidential label while it holds a confidential balance.
+// migrations/0013_confidential_wallet_label.sql checks the same nodes and links.
+GraphChange ClaimGraphChange(const User& user, const store::ClaimResult& claimed,
+                             bool wallet_confidential) {
   GraphChange change;
   change.AddNode(InvestorNode(user.public_id));
-  change.AddNode(WalletNode(claimed.wallet_public_id, /*confidential=*/false));
+  change.AddNode(WalletNode(claimed.wallet_public_id, wallet_confidential));
   change.AddNode(RoundNode(claimed.round));
   change.AddLink(GraphLink{user.public_id, claimed.wallet_public_id, kOwnsLink});
   change.AddLink(
@@ -93,7 +96,7 @@ Outcome<Voucher> ClaimVoucher(store::Connection& db, const ClaimPolicy& policy, 
   request.window_seconds = policy.window_seconds;
   request.max_failures = policy.max_failures;
   // The whole claim in one round trip (migration 0010), unless the graph must change as well: the
-  // first claim to a wallet, or one after its redemption.
+  // first claim to a wallet, its first in a round, or one after someone else changed those nodes.
   NETGRAPH_ASSIGN_OR_RETURN(store::ClaimResult result,
                             store::ClaimVoucherInOneStatement(db, request));
   if (result.outcome != store::ClaimOutcome::kGraphToWrite) return OutcomeOf(result, user);
@@ -103,7 +106,10 @@ Outcome<Voucher> ClaimVoucher(store::Connection& db, const ClaimPolicy& policy, 
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     NETGRAPH_ASSIGN_OR_RETURN(result, store::ClaimVoucherInOneStatement(db, request));
     if (result.outcome != store::ClaimOutcome::kClaimed) return Status::Ok();
-    return ClaimGraphChange(user, result).Write(db).status();
+    // The claim holds the wallet's lock, which a redemption (the account's writer) must wait for.
+    NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::TokenAccountRow> account,
+                              store::FindTokenAccount(db, *request.wallet));
+    return ClaimGraphChange(user, result, account.has_value()).Write(db).status();
   });
   if (!committed.ok()) return committed;
   return OutcomeOf(result, user);

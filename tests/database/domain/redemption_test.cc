@@ -18,6 +18,13 @@ constexpr store::Statement kReceipt{
 constexpr store::Statement kAccount{
     "test_account",
     "SELECT balance, encrypted_balance FROM token_accounts WHERE wallet_address = $1"};
+constexpr store::Statement kWalletNodeLabels{
+    "test_wallet_node_labels",
+    "SELECT array_to_string(n.labels, ',') FROM graph_nodes n JOIN wallets w ON w.public_id = n.id "
+    "WHERE w.address = $1"};
+constexpr store::Statement kRemoveWalletNode{
+    "test_remove_wallet_node",
+    "DELETE FROM graph_nodes n USING wallets w WHERE w.public_id = n.id AND w.address = $1"};
 
 TEST_F(DomainStoreTest, ARedemptionCreditsEveryClaimedVoucherOnceUnderTheOwnersKey) {
   std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
@@ -125,6 +132,40 @@ TEST_F(DomainStoreTest, ConcurrentRedemptionsOfAWalletTakeEachVoucherOnce) {
   EXPECT_EQ(empty, kRedeemers - 1);
   EXPECT_EQ(credited, 1500);
   EXPECT_EQ(db_->Run(kAccount, {wallet})->Int(0, 0), 1500);
+}
+
+// The graph labels a wallet Confidential while it holds a confidential balance (docs/api.md): a
+// claim to it after a redemption leaves the label, so that claim and the next redemption change
+// nothing in the graph and announce nothing.
+TEST_F(DomainStoreTest, AWalletStaysConfidentialThroughTheClaimsAfterItsRedemption) {
+  std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
+  User alice = NewUser("did:privy:alice");
+  const std::string wallet = RandomWallet();
+  const std::string key =
+      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  const auto labels = [&] {
+    Result<store::Rows> rows = db_->Run(kWalletNodeLabels, {wallet});
+    EXPECT_TRUE(rows.ok()) << rows.status().message();
+    return rows.ok() && !rows->empty() ? std::string(rows->Text(0, 0)) : "(no node)";
+  };
+  ASSERT_TRUE(Claim(alice, Issue("3"), wallet).ok());
+  EXPECT_EQ(labels(), "Wallet");
+  ASSERT_TRUE(RedeemVouchers(*db_, ledger.get(), alice, wallet, key).ok());
+  EXPECT_EQ(labels(), "Wallet,Confidential");
+  const std::size_t announced = OutboxPayloads().size();
+
+  ASSERT_TRUE(Claim(alice, Issue("1"), wallet).ok());
+  EXPECT_EQ(labels(), "Wallet,Confidential") << "the wallet still holds its balance";
+  EXPECT_EQ(OutboxPayloads().size(), announced) << "the claim changed nothing in the graph";
+  ASSERT_TRUE(RedeemVouchers(*db_, ledger.get(), alice, wallet, key).ok());
+  EXPECT_EQ(OutboxPayloads().size(), announced) << "nor did the redemption after it";
+
+  // A claim that writes the wallet's node (here, after an operator removed it) writes it as the
+  // wallet is: confidential.
+  ASSERT_EQ(db_->Run(kRemoveWalletNode, {wallet})->affected(), 1);
+  ASSERT_TRUE(Claim(alice, Issue("1"), wallet).ok());
+  EXPECT_EQ(labels(), "Wallet,Confidential");
+  EXPECT_EQ(OutboxPayloads().size(), announced + 1);
 }
 
 }  // namespace
