@@ -6,6 +6,7 @@
 #include "core/domain/internal/voucher_code.h"
 #include "core/domain/internal/wallet_address.h"
 #include "core/store/ledger.h"
+#include "core/store/wallets.h"
 
 namespace netgraph::domain {
 namespace {
@@ -106,7 +107,9 @@ Outcome<Voucher> ClaimVoucher(store::Connection& db, const ClaimPolicy& policy, 
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     NETGRAPH_ASSIGN_OR_RETURN(result, store::ClaimVoucherInOneStatement(db, request));
     if (result.outcome != store::ClaimOutcome::kClaimed) return Status::Ok();
-    // The claim holds the wallet's lock, which a redemption (the account's writer) must wait for.
+    // A redemption of the wallet in flight (its lock is kForUpdate) may be saving the wallet's
+    // first account: wait for it, and keep the next one out, before reading the account.
+    NETGRAPH_RETURN_IF_ERROR(store::FindWallet(db, *request.wallet, store::RowLock::kForShare));
     NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::TokenAccountRow> account,
                               store::FindTokenAccount(db, *request.wallet));
     return ClaimGraphChange(user, result, account.has_value()).Write(db).status();

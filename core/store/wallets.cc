@@ -11,6 +11,7 @@ constexpr Statement kFindForUpdate{"wallets_find_for_update",
                                    NETGRAPH_WALLET_FIND " FOR NO KEY UPDATE"};
 constexpr Statement kFindForKeyShare{"wallets_find_for_key_share",
                                      NETGRAPH_WALLET_FIND " FOR KEY SHARE"};
+constexpr Statement kFindForShare{"wallets_find_for_share", NETGRAPH_WALLET_FIND " FOR SHARE"};
 constexpr Statement kFindForOwnerChange{"wallets_find_for_owner_change",
                                         NETGRAPH_WALLET_FIND " FOR UPDATE"};
 #undef NETGRAPH_WALLET_FIND
@@ -36,6 +37,8 @@ const Statement& FindStatement(RowLock lock) {
       return kFindForUpdate;
     case RowLock::kForKeyShare:
       return kFindForKeyShare;
+    case RowLock::kForShare:
+      return kFindForShare;
     case RowLock::kForOwnerChange:
       return kFindForOwnerChange;
   }

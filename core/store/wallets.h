@@ -23,8 +23,9 @@ struct WalletRow {
 
 // kForUpdate locks FOR NO KEY UPDATE: writers of the row wait, inserts that reference it do not.
 // kForKeyShare keeps the owner fixed until commit without serialising readers.
+// kForShare waits for a kForUpdate holder to end and keeps the next one out until commit.
 // kForOwnerChange locks FOR UPDATE, as changing the owner needs: it waits for every other lock.
-enum class RowLock { kNone, kForUpdate, kForKeyShare, kForOwnerChange };
+enum class RowLock { kNone, kForUpdate, kForKeyShare, kForShare, kForOwnerChange };
 
 // The wallet, optionally locked until the transaction ends.
 Result<std::optional<WalletRow>> FindWallet(Connection& db, std::string_view address,

@@ -2,6 +2,8 @@
 #include "tests/database/domain/domain_store_test.h"
 
 #include <atomic>
+#include <optional>
+#include <thread>
 
 #include "core/crypto/elgamal.h"
 #include "core/crypto/elgamal_decryptor.h"
@@ -9,6 +11,7 @@
 #include "core/domain/internal/amount.h"
 #include "core/domain/portfolio.h"
 #include "core/domain/redemption.h"
+#include "core/store/wallets.h"
 
 namespace netgraph::domain {
 namespace {
@@ -166,6 +169,42 @@ TEST_F(DomainStoreTest, AWalletStaysConfidentialThroughTheClaimsAfterItsRedempti
   ASSERT_TRUE(Claim(alice, Issue("1"), wallet).ok());
   EXPECT_EQ(labels(), "Wallet,Confidential");
   EXPECT_EQ(OutboxPayloads().size(), announced + 1);
+}
+
+// A claim that writes the wallet's node while the wallet's first redemption is in flight waits for
+// it, and so labels the wallet Confidential: the redemption's account is then committed.
+TEST_F(DomainStoreTest, AClaimThatWritesTheWalletsNodeWaitsForARedemptionInFlight) {
+  User alice = NewUser("did:privy:alice");
+  const std::string wallet = RandomWallet();
+  ASSERT_TRUE(Claim(alice, Issue("3"), wallet).ok());
+  ASSERT_EQ(db_->Run(kRemoveWalletNode, {wallet})->affected(), 1);
+  // What a redemption holds before it commits (core/domain/redemption.cc): the wallet's lock and
+  // the account it saved.
+  store::Connection redemption(url_);
+  ASSERT_TRUE(redemption.ExecuteScript("BEGIN").ok());
+  ASSERT_TRUE(store::FindWallet(redemption, wallet, store::RowLock::kForUpdate).ok());
+  ASSERT_TRUE(redemption
+                  .ExecuteScript("INSERT INTO token_accounts (wallet_address, account_address, "
+                                 "confidential_public_key, encrypted_balance, balance, "
+                                 "last_receipt_hash) VALUES ('" +
+                                 wallet + "', '" + RandomWallet() +
+                                 "', 'key', 'balance', 300, 'hash')")
+                  .ok());
+
+  const std::string code = Issue("1");
+  std::optional<Outcome<Voucher>> claimed;
+  std::thread claiming([&] {
+    store::Connection db(url_);
+    claimed = ClaimVoucher(db, ClaimPolicy{}, alice, code, wallet);
+  });
+  EXPECT_TRUE(AwaitALockWaiter()) << "the claim waits for the redemption";
+  ASSERT_TRUE(redemption.ExecuteScript("COMMIT").ok());
+  claiming.join();
+  ASSERT_TRUE(claimed.has_value());
+  ASSERT_TRUE(claimed->ok());
+  Result<store::Rows> labels = db_->Run(kWalletNodeLabels, {wallet});
+  ASSERT_TRUE(labels.ok() && !labels->empty());
+  EXPECT_EQ(labels->Text(0, 0), "Wallet,Confidential");
 }
 
 }  // namespace
