@@ -38,12 +38,15 @@ TEST_F(DomainStoreTest, OutboxSequencesAreGapFreeInCommitOrder) {
     EXPECT_EQ(updates[static_cast<std::size_t>(i)]["sequence"], i + 1);
 }
 
-// A private redis-server on a unix socket in the test server's directory, and a subscriber.
+// A private redis-server on a unix socket in the test server's directory, and a subscriber. Each
+// has a socket of its own: a test that found the socket of the previous test's server, which exits
+// after its destructor returns, talked to that server and read the previous test's notes.
 class TestRedis {
  public:
   explicit TestRedis(const std::string& directory)
-      : socket_(directory + "/redis-" + std::to_string(::getpid()) + ".sock"),
-        pidfile_(directory + "/redis-" + std::to_string(::getpid()) + ".pid") {
+      : name_(directory + "/redis-" + NextName()),
+        socket_(name_ + ".sock"),
+        pidfile_(name_ + ".pid") {
     const std::string command = "redis-server --port 0 --unixsocket " + socket_ +
                                 " --save '' --appendonly no --daemonize yes --pidfile " + pidfile_ +
                                 " --logfile /dev/null";
@@ -55,6 +58,10 @@ class TestRedis {
   ~TestRedis() {
     subscriber_.reset();
     std::system(("kill $(cat " + pidfile_ + ") 2>/dev/null").c_str());
+    // redis-server removes its socket as it exits.
+    for (int i = 0; i < 100 && ::access(socket_.c_str(), F_OK) == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
   }
   bool started() const { return started_ && ::access(socket_.c_str(), F_OK) == 0; }
   store::RedisAddress address() const { return UnixSocketAddress(socket_); }
@@ -67,6 +74,13 @@ class TestRedis {
   std::string NextMessage() { return subscriber_->Next(); }
 
  private:
+  // This process's id and how many servers it started before.
+  static std::string NextName() {
+    static int started_before = 0;
+    return std::to_string(::getpid()) + "-" + std::to_string(started_before++);
+  }
+
+  std::string name_;
   std::string socket_;
   std::string pidfile_;
   bool started_ = false;
