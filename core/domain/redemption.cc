@@ -7,9 +7,6 @@
 #include "core/domain/internal/graph_ids.h"
 #include "core/domain/internal/wallet_address.h"
 #include "core/store/ledger.h"
-#include "core/store/token.h"
-#include "core/store/vouchers.h"
-#include "core/store/wallets.h"
 
 namespace netgraph::domain {
 namespace {
@@ -18,34 +15,23 @@ namespace {
 Outcome<Redemption> AttemptRedemption(store::Connection& db, const ConfidentialLedger& ledger,
                                       const User& user, std::string_view wallet_address,
                                       std::string_view key) {
-  // Locking the wallet serialises redemptions of it: the balance and receipt chain read below
-  // stay current until commit.
-  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::WalletRow> wallet,
-                            store::FindWallet(db, wallet_address, store::RowLock::kForUpdate));
-  if (!wallet.has_value()) return Failure::kNoClaimedVouchers;
-  if (wallet->user_id != user.id) return Failure::kWalletBelongsToAnotherUser;
-
-  NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::TokenAccountRow> account,
-                            store::FindTokenAccount(db, wallet_address));
+  NETGRAPH_ASSIGN_OR_RETURN(store::RedemptionStart start,
+                            store::StartRedemption(db, user.id, wallet_address, key));
+  if (!start.wallet.has_value()) return Failure::kNoClaimedVouchers;
+  if (start.wallet->user_id != user.id) return Failure::kWalletBelongsToAnotherUser;
+  const std::optional<store::TokenAccountRow>& account = start.account;
   if (account.has_value() && account->confidential_public_key != key) {
     return Failure::kConfidentialKeyMismatch;
   }
-
-  Result<std::int64_t> redemption_id = store::NextRedemptionId(db);
-  NETGRAPH_RETURN_IF_ERROR(redemption_id);
-  NETGRAPH_ASSIGN_OR_RETURN(
-      std::vector<store::VoucherRow> taken,
-      store::RedeemClaimedVouchers(db, user.id, wallet_address, *redemption_id));
-  if (taken.empty()) return Failure::kNoClaimedVouchers;
-  std::int64_t amount = 0;
-  for (const store::VoucherRow& voucher : taken) amount += voucher.amount;
+  if (start.vouchers == 0) return Failure::kNoClaimedVouchers;
+  const std::int64_t amount = start.amount;
   const std::int64_t previous_balance = account.has_value() ? account->balance : 0;
   if (previous_balance + amount >= kBalanceLimit) return Failure::kBalanceLimitExceeded;
 
-  NETGRAPH_ASSIGN_OR_RETURN(store::TokenRow token, store::ReadToken(db));
-  NETGRAPH_ASSIGN_OR_RETURN(std::int64_t now, store::TransactionTime(db));
+  const store::TokenRow& token = start.token;
+  const std::int64_t now = start.time_us;
   CreditRequest request;
-  request.redemption_id = *redemption_id;
+  request.redemption_id = start.redemption_id;
   request.wallet_address = std::string(wallet_address);
   request.confidential_public_key = std::string(key);
   request.amount = static_cast<std::uint64_t>(amount);
@@ -57,25 +43,18 @@ Outcome<Redemption> AttemptRedemption(store::Connection& db, const ConfidentialL
   }
   NETGRAPH_ASSIGN_OR_RETURN(Credit credit, ledger.CreditAccount(request));
 
-  store::RedemptionRow row{*redemption_id,          user.id,
+  store::RedemptionRow row{start.redemption_id,     user.id,
                            request.wallet_address,  amount,
                            credit.token_account,    request.confidential_public_key,
                            credit.encrypted_amount, credit.encrypted_balance,
                            credit.receipt,          credit.receipt_hash,
                            credit.signature};
-  NETGRAPH_RETURN_IF_ERROR(store::InsertRedemption(db, row));
-  if (Status s = store::SaveTokenAccount(
-          db, store::TokenAccountRow{request.wallet_address, credit.token_account,
-                                     request.confidential_public_key, credit.encrypted_balance,
-                                     previous_balance + amount, credit.receipt_hash});
-      !s.ok()) {
-    return s;
-  }
+  NETGRAPH_RETURN_IF_ERROR(store::InsertRedemption(db, row, previous_balance + amount));
 
   GraphChange change;
-  change.AddNode(WalletNode(wallet->public_id, /*confidential=*/true));
+  change.AddNode(WalletNode(start.wallet->public_id, /*confidential=*/true));
   change.AddNode(TokenNode(token));
-  change.AddLink(GraphLink{wallet->public_id, kTokenNodeId, kHoldsLink});
+  change.AddLink(GraphLink{start.wallet->public_id, kTokenNodeId, kHoldsLink});
   NETGRAPH_RETURN_IF_ERROR(change.Write(db));
   return Redemption{ToTokenUnits(amount, token.decimals),
                     credit.signature,

@@ -107,8 +107,8 @@ Outcome<Voucher> ClaimVoucher(store::Connection& db, const ClaimPolicy& policy, 
   Status committed = db.InTransaction(store::Isolation::kReadCommitted, [&]() -> Status {
     NETGRAPH_ASSIGN_OR_RETURN(result, store::ClaimVoucherInOneStatement(db, request));
     if (result.outcome != store::ClaimOutcome::kClaimed) return Status::Ok();
-    // A redemption of the wallet in flight (its lock is kForUpdate) may be saving the wallet's
-    // first account: wait for it, and keep the next one out, before reading the account.
+    // A redemption of the wallet in flight may be saving the wallet's first account: wait for it,
+    // and keep the next one out, before reading the account.
     NETGRAPH_RETURN_IF_ERROR(store::FindWallet(db, *request.wallet, store::RowLock::kForShare));
     NETGRAPH_ASSIGN_OR_RETURN(std::optional<store::TokenAccountRow> account,
                               store::FindTokenAccount(db, *request.wallet));

@@ -20,16 +20,13 @@ constexpr Statement kDeleteAccount{
     "token_accounts_delete",
     "DELETE FROM token_accounts WHERE wallet_address = $1 RETURNING wallet_address, "
     "account_address, confidential_public_key, encrypted_balance, balance, last_receipt_hash"};
-constexpr Statement kSaveAccount{
-    "token_accounts_save",
-    "INSERT INTO token_accounts (wallet_address, account_address, confidential_public_key, "
-    "encrypted_balance, balance, last_receipt_hash) VALUES ($1, $2, $3, $4, $5, $6) "
-    "ON CONFLICT (wallet_address) DO UPDATE SET account_address = EXCLUDED.account_address, "
-    "confidential_public_key = EXCLUDED.confidential_public_key, "
-    "encrypted_balance = EXCLUDED.encrypted_balance, balance = EXCLUDED.balance, "
-    "last_receipt_hash = EXCLUDED.last_receipt_hash, updated_at = now()"};
-constexpr Statement kNextRedemptionId{
-    "redemptions_next_id", "SELECT nextval(pg_get_serial_sequence('redemptions', 'id'))"};
+constexpr Statement kStartRedemption{
+    "redemptions_start",
+    "SELECT s.wallet_user_id, s.wallet_public_id, s.wallet_proven, (s.account).wallet_address, "
+    "(s.account).account_address, (s.account).confidential_public_key, "
+    "(s.account).encrypted_balance, (s.account).balance, (s.account).last_receipt_hash, "
+    "s.token_name, s.token_symbol, s.token_decimals, s.time_us, s.new_redemption_id, "
+    "s.taken_count, s.taken_amount FROM start_redemption($1, $2, $3) s"};
 constexpr Statement kTransactionTime{"transaction_time", "SELECT epoch_us(now())"};
 #define NETGRAPH_REDEMPTION_COLUMNS                                               \
   "id, user_id, wallet_address, amount, token_account, confidential_public_key, " \
@@ -41,10 +38,16 @@ constexpr Statement kRedemptionBySignature{"redemptions_by_signature",
                                            " FROM redemptions WHERE signature = $1"};
 #undef NETGRAPH_REDEMPTION_COLUMNS
 constexpr Statement kInsertRedemption{
-    "redemptions_insert",
-    "INSERT INTO redemptions (id, user_id, wallet_address, amount, token_account, "
-    "confidential_public_key, encrypted_amount, encrypted_balance, receipt, receipt_hash, "
-    "signature) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"};
+    "redemptions_insert_and_save_account",
+    "WITH redemption AS (INSERT INTO redemptions (id, user_id, wallet_address, amount, "
+    "token_account, confidential_public_key, encrypted_amount, encrypted_balance, receipt, "
+    "receipt_hash, signature) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)) "
+    "INSERT INTO token_accounts (wallet_address, account_address, confidential_public_key, "
+    "encrypted_balance, balance, last_receipt_hash) VALUES ($3, $5, $6, $8, $12, $10) "
+    "ON CONFLICT (wallet_address) DO UPDATE SET account_address = EXCLUDED.account_address, "
+    "confidential_public_key = EXCLUDED.confidential_public_key, "
+    "encrypted_balance = EXCLUDED.encrypted_balance, balance = EXCLUDED.balance, "
+    "last_receipt_hash = EXCLUDED.last_receipt_hash, updated_at = now()"};
 
 Result<std::optional<TokenAccountRow>> AtMostOneAccount(Result<Rows> rows) {
   NETGRAPH_RETURN_IF_ERROR(rows);
@@ -77,26 +80,44 @@ Result<std::optional<TokenAccountRow>> DeleteTokenAccount(Connection& db,
   return AtMostOneAccount(db.Run(kDeleteAccount, {std::string(wallet_address)}));
 }
 
-Status SaveTokenAccount(Connection& db, const TokenAccountRow& a) {
-  return db.Execute(kSaveAccount,
-                    {a.wallet_address, a.account_address, a.confidential_public_key,
-                     a.encrypted_balance, std::to_string(a.balance), a.last_receipt_hash});
-}
-
-Result<std::int64_t> NextRedemptionId(Connection& db) {
-  return OneInteger(db.Run(kNextRedemptionId));
+Result<RedemptionStart> StartRedemption(Connection& db, std::int64_t user_id,
+                                        std::string_view wallet_address, std::string_view key) {
+  NETGRAPH_ASSIGN_OR_RETURN(
+      Rows rows, db.Run(kStartRedemption,
+                        {std::to_string(user_id), std::string(wallet_address), std::string(key)}));
+  if (rows.empty()) return Status::Internal("start_redemption returned no row");
+  RedemptionStart start;
+  if (!rows.IsNull(0, 0)) {
+    start.wallet = WalletRow{std::string(wallet_address), rows.Int(0, 0),
+                             std::string(rows.Text(0, 1)), rows.Bool(0, 2)};
+  }
+  if (!rows.IsNull(0, 3)) {
+    start.account = TokenAccountRow{std::string(rows.Text(0, 3)),
+                                    std::string(rows.Text(0, 4)),
+                                    std::string(rows.Text(0, 5)),
+                                    std::string(rows.Text(0, 6)),
+                                    rows.Int(0, 7),
+                                    std::string(rows.Text(0, 8))};
+  }
+  start.token = TokenRow{std::string(rows.Text(0, 9)), std::string(rows.Text(0, 10)),
+                         static_cast<int>(rows.Int(0, 11))};
+  start.time_us = rows.Int(0, 12);
+  start.redemption_id = rows.Int(0, 13);
+  start.vouchers = rows.Int(0, 14);
+  start.amount = rows.Int(0, 15);
+  return start;
 }
 
 Result<std::int64_t> TransactionTime(Connection& db) {
   return OneInteger(db.Run(kTransactionTime));
 }
 
-Status InsertRedemption(Connection& db, const RedemptionRow& r) {
+Status InsertRedemption(Connection& db, const RedemptionRow& r, std::int64_t balance) {
   return db.Execute(
       kInsertRedemption,
       {std::to_string(r.id), std::to_string(r.user_id), r.wallet_address, std::to_string(r.amount),
        r.token_account, r.confidential_public_key, r.encrypted_amount, r.encrypted_balance,
-       r.receipt, r.receipt_hash, r.signature});
+       r.receipt, r.receipt_hash, r.signature, std::to_string(balance)});
 }
 
 namespace {

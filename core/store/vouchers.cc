@@ -27,12 +27,6 @@ constexpr Statement kClaim{
     ", c.round_name, c.round_price, c.round_target, c.decimals, c.wallet_public_id "
     "FROM claim_voucher($1, $2, $3, $4, $5, $6, $7) c "
     "LEFT JOIN LATERAL (SELECT (c.voucher).*) v ON true"};
-constexpr Statement kRedeem{
-    "vouchers_redeem",
-    "UPDATE vouchers SET status = 'REDEEMED', redeemed_at = now(), redemption_id = $3 "
-    "WHERE user_id = $1 AND wallet_address = $2 AND status = 'CLAIMED' "
-    "AND (expires_at IS NULL OR expires_at > now()) "
-    "RETURNING " NETGRAPH_VOUCHER_COLUMNS};
 constexpr Statement kRelease{
     "vouchers_release",
     "UPDATE vouchers SET status = 'AVAILABLE', user_id = NULL, wallet_address = NULL, "
@@ -195,13 +189,6 @@ Result<ClaimResult> ClaimVoucherInOneStatement(Connection& db, const ClaimReques
     return Status::Internal("vouchers: the claimed voucher's round is missing");
   }
   return result;
-}
-
-Result<std::vector<VoucherRow>> RedeemClaimedVouchers(Connection& db, std::int64_t user_id,
-                                                      std::string_view wallet_address,
-                                                      std::int64_t redemption_id) {
-  return AllVouchers(db.Run(kRedeem, {std::to_string(user_id), std::string(wallet_address),
-                                      std::to_string(redemption_id)}));
 }
 
 Result<std::vector<VoucherRow>> ReleaseClaimedVouchers(Connection& db, std::int64_t user_id,

@@ -97,13 +97,6 @@ struct ClaimResult {
 // (graph_by_caller), the caller's.
 Result<ClaimResult> ClaimVoucherInOneStatement(Connection& db, const ClaimRequest& request);
 
-// CLAIMED (and not expired) vouchers of `user_id` on `wallet_address` -> REDEEMED as part of
-// redemption `redemption_id` (whose row the same transaction must insert). Returns exactly the
-// vouchers this call took.
-Result<std::vector<VoucherRow>> RedeemClaimedVouchers(Connection& db, std::int64_t user_id,
-                                                      std::string_view wallet_address,
-                                                      std::int64_t redemption_id);
-
 // CLAIMED vouchers of `user_id` on `wallet_address` -> AVAILABLE again, unbound (expired ones
 // still read EXPIRED): what a wallet takeover does to the previous owner's open claims. Returns
 // the vouchers released.

@@ -7,8 +7,6 @@ namespace {
   "SELECT address, user_id, public_id, proven_at IS NOT NULL " \
   "FROM wallets WHERE address = $1"
 constexpr Statement kFind{"wallets_find", NETGRAPH_WALLET_FIND};
-constexpr Statement kFindForUpdate{"wallets_find_for_update",
-                                   NETGRAPH_WALLET_FIND " FOR NO KEY UPDATE"};
 constexpr Statement kFindForKeyShare{"wallets_find_for_key_share",
                                      NETGRAPH_WALLET_FIND " FOR KEY SHARE"};
 constexpr Statement kFindForShare{"wallets_find_for_share", NETGRAPH_WALLET_FIND " FOR SHARE"};
@@ -33,8 +31,6 @@ const Statement& FindStatement(RowLock lock) {
   switch (lock) {
     case RowLock::kNone:
       return kFind;
-    case RowLock::kForUpdate:
-      return kFindForUpdate;
     case RowLock::kForKeyShare:
       return kFindForKeyShare;
     case RowLock::kForShare:

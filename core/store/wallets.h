@@ -21,11 +21,11 @@ struct WalletRow {
   bool proven = false;    // the owner signed a wallet challenge with the wallet's key
 };
 
-// kForUpdate locks FOR NO KEY UPDATE: writers of the row wait, inserts that reference it do not.
 // kForKeyShare keeps the owner fixed until commit without serialising readers.
-// kForShare waits for a kForUpdate holder to end and keeps the next one out until commit.
+// kForShare waits for a redemption of the wallet (which locks it FOR NO KEY UPDATE: migration
+// 0014's start_redemption) to end, and keeps the next one out until commit.
 // kForOwnerChange locks FOR UPDATE, as changing the owner needs: it waits for every other lock.
-enum class RowLock { kNone, kForUpdate, kForKeyShare, kForShare, kForOwnerChange };
+enum class RowLock { kNone, kForKeyShare, kForShare, kForOwnerChange };
 
 // The wallet, optionally locked until the transaction ends.
 Result<std::optional<WalletRow>> FindWallet(Connection& db, std::string_view address,

@@ -11,7 +11,7 @@
 #include "core/domain/internal/amount.h"
 #include "core/domain/portfolio.h"
 #include "core/domain/redemption.h"
-#include "core/store/wallets.h"
+#include "core/store/ledger.h"
 
 namespace netgraph::domain {
 namespace {
@@ -137,6 +137,61 @@ TEST_F(DomainStoreTest, ConcurrentRedemptionsOfAWalletTakeEachVoucherOnce) {
   EXPECT_EQ(db_->Run(kAccount, {wallet})->Int(0, 0), 1500);
 }
 
+// What a redemption reads and takes in its first statement (store::StartRedemption, migration
+// 0014): nothing of a wallet that is not the caller's or whose account has another key; otherwise
+// every claimed voucher of the wallet, under a redemption id of its own, with the wallet locked.
+TEST_F(DomainStoreTest, ARedemptionStartsInOneStatementThatTakesOnlyWhatItMayRedeem) {
+  std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
+  User alice = NewUser("did:privy:alice");
+  User bob = NewUser("did:privy:bob");
+  const std::string wallet = RandomWallet();
+  const std::string key =
+      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  ASSERT_TRUE(Claim(alice, Issue("2"), wallet).ok());
+  ASSERT_TRUE(RedeemVouchers(*db_, ledger.get(), alice, wallet, key).ok());
+  Outcome<Voucher> first = Claim(alice, Issue("3"), wallet);
+  Outcome<Voucher> second = Claim(alice, Issue("4"), wallet);
+  ASSERT_TRUE(first.ok() && second.ok());
+  const auto start = [&](const User& user, const std::string& with_key) {
+    Result<store::RedemptionStart> started =
+        store::StartRedemption(*db_, user.id, wallet, with_key);
+    EXPECT_TRUE(started.ok()) << started.status().message();
+    return started.ok() ? *started : store::RedemptionStart{};
+  };
+
+  ASSERT_TRUE(db_->ExecuteScript("BEGIN").ok());
+  const store::RedemptionStart of_bob = start(bob, key);
+  ASSERT_TRUE(of_bob.wallet.has_value());
+  EXPECT_EQ(of_bob.wallet->user_id, alice.id);
+  EXPECT_FALSE(of_bob.account.has_value()) << "another user's account is not read";
+  EXPECT_EQ(of_bob.vouchers, 0);
+  const store::RedemptionStart other_key = start(
+      alice,
+      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64());
+  ASSERT_TRUE(other_key.account.has_value());
+  EXPECT_EQ(other_key.account->confidential_public_key, key);
+  EXPECT_EQ(other_key.account->balance, 200);
+  EXPECT_EQ(other_key.vouchers, 0);
+  EXPECT_EQ(VoucherStatus(first->id), "CLAIMED");
+
+  const store::RedemptionStart taken = start(alice, key);
+  EXPECT_EQ(taken.vouchers, 2);
+  EXPECT_EQ(taken.amount, 700);
+  EXPECT_GT(taken.redemption_id, 0);
+  EXPECT_EQ(taken.token.decimals, 2);
+  EXPECT_EQ(VoucherStatus(first->id), "REDEEMED");
+  EXPECT_EQ(VoucherStatus(second->id), "REDEEMED");
+  // The wallet stays locked against another redemption until the transaction ends.
+  store::Connection other(url_);
+  ASSERT_TRUE(other.ExecuteScript("SET lock_timeout = '100ms'").ok());
+  EXPECT_EQ(
+      other.ExecuteScript("SELECT FROM wallets WHERE address = '" + wallet + "' FOR NO KEY UPDATE")
+          .code(),
+      StatusCode::kDeadlineExceeded);
+  ASSERT_TRUE(db_->ExecuteScript("ROLLBACK").ok());
+  EXPECT_EQ(VoucherStatus(first->id), "CLAIMED");
+}
+
 // The graph labels a wallet Confidential while it holds a confidential balance (docs/api.md): a
 // claim to it after a redemption leaves the label, so that claim and the next redemption change
 // nothing in the graph and announce nothing.
@@ -178,18 +233,19 @@ TEST_F(DomainStoreTest, AClaimThatWritesTheWalletsNodeWaitsForARedemptionInFligh
   const std::string wallet = RandomWallet();
   ASSERT_TRUE(Claim(alice, Issue("3"), wallet).ok());
   ASSERT_EQ(db_->Run(kRemoveWalletNode, {wallet})->affected(), 1);
-  // What a redemption holds before it commits (core/domain/redemption.cc): the wallet's lock and
-  // the account it saved.
+  // What a redemption holds before it commits (migration 0014's start_redemption, then
+  // store::InsertRedemption): the wallet's lock and the account it saved.
   store::Connection redemption(url_);
   ASSERT_TRUE(redemption.ExecuteScript("BEGIN").ok());
-  ASSERT_TRUE(store::FindWallet(redemption, wallet, store::RowLock::kForUpdate).ok());
-  ASSERT_TRUE(redemption
-                  .ExecuteScript("INSERT INTO token_accounts (wallet_address, account_address, "
-                                 "confidential_public_key, encrypted_balance, balance, "
-                                 "last_receipt_hash) VALUES ('" +
-                                 wallet + "', '" + RandomWallet() +
-                                 "', 'key', 'balance', 300, 'hash')")
-                  .ok());
+  ASSERT_TRUE(
+      redemption
+          .ExecuteScript(
+              "SELECT FROM wallets WHERE address = '" + wallet +
+              "' FOR NO KEY UPDATE; INSERT INTO token_accounts (wallet_address, account_address, "
+              "confidential_public_key, encrypted_balance, balance, "
+              "last_receipt_hash) VALUES ('" +
+              wallet + "', '" + RandomWallet() + "', 'key', 'balance', 300, 'hash')")
+          .ok());
 
   const std::string code = Issue("1");
   std::optional<Outcome<Voucher>> claimed;
