@@ -18,6 +18,7 @@
 
 #include "core/crypto/base58.h"
 #include "core/crypto/ed25519.h"
+#include "core/crypto/elgamal.h"
 #include "core/crypto/solana_keypair.h"
 #include "core/domain/token2022_ledger.h"
 #include "core/domain/user.h"
@@ -45,6 +46,11 @@ inline constexpr store::Statement kWaitingForALock{
 inline std::string RandomWallet() {
   Result<crypto::Ed25519Keypair> keypair = crypto::Ed25519Keypair::Generate();
   return crypto::Base58Encode(keypair->public_key());
+}
+
+// A new twisted-ElGamal public key, base64, as a wallet's owner registers it.
+inline std::string RandomConfidentialKey() {
+  return crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
 }
 
 class DomainStoreTest : public ::testing::Test {

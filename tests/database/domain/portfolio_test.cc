@@ -80,8 +80,7 @@ TEST_F(PortfolioChangesTest, EveryWriteOfAUsersPortfolioAnnouncesThatUser) {
   EXPECT_EQ(Heard(), std::set<std::string>{Id(alice)}) << "a claim (voucher and wallet)";
 
   std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
-  const std::string key =
-      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  const std::string key = RandomConfidentialKey();
   ASSERT_TRUE(RedeemVouchers(*db_, ledger.get(), alice, wallet, key).ok());
   EXPECT_EQ(Heard(), std::set<std::string>{Id(alice)}) << "a redemption (token account)";
 

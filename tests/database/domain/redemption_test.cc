@@ -80,10 +80,8 @@ TEST_F(DomainStoreTest, RedemptionRefusalsWriteNothing) {
   User alice = NewUser("did:privy:alice");
   User bob = NewUser("did:privy:bob");
   const std::string wallet = RandomWallet();
-  const std::string key =
-      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
-  const std::string other_key =
-      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  const std::string key = RandomConfidentialKey();
+  const std::string other_key = RandomConfidentialKey();
   auto redeem = [&](const User& u, const std::string& w, const std::string& k) {
     return RedeemVouchers(*db_, ledger.get(), u, w, k).failure();
   };
@@ -117,8 +115,7 @@ TEST_F(DomainStoreTest, ConcurrentRedemptionsOfAWalletTakeEachVoucherOnce) {
   User alice = NewUser("did:privy:alice");
   const std::string wallet = RandomWallet();
   for (int i = 0; i < 5; ++i) ASSERT_TRUE(Claim(alice, Issue("3"), wallet).ok());
-  const std::string key =
-      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  const std::string key = RandomConfidentialKey();
   constexpr int kRedeemers = 20;
   std::atomic<int> succeeded{0}, empty{0};
   std::atomic<long long> credited{0};
@@ -145,8 +142,7 @@ TEST_F(DomainStoreTest, ARedemptionStartsInOneStatementThatTakesOnlyWhatItMayRed
   User alice = NewUser("did:privy:alice");
   User bob = NewUser("did:privy:bob");
   const std::string wallet = RandomWallet();
-  const std::string key =
-      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  const std::string key = RandomConfidentialKey();
   ASSERT_TRUE(Claim(alice, Issue("2"), wallet).ok());
   ASSERT_TRUE(RedeemVouchers(*db_, ledger.get(), alice, wallet, key).ok());
   Outcome<Voucher> first = Claim(alice, Issue("3"), wallet);
@@ -165,9 +161,7 @@ TEST_F(DomainStoreTest, ARedemptionStartsInOneStatementThatTakesOnlyWhatItMayRed
   EXPECT_EQ(of_bob.wallet->user_id, alice.id);
   EXPECT_FALSE(of_bob.account.has_value()) << "another user's account is not read";
   EXPECT_EQ(of_bob.vouchers, 0);
-  const store::RedemptionStart other_key = start(
-      alice,
-      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64());
+  const store::RedemptionStart other_key = start(alice, RandomConfidentialKey());
   ASSERT_TRUE(other_key.account.has_value());
   EXPECT_EQ(other_key.account->confidential_public_key, key);
   EXPECT_EQ(other_key.account->balance, 200);
@@ -199,8 +193,7 @@ TEST_F(DomainStoreTest, AWalletStaysConfidentialThroughTheClaimsAfterItsRedempti
   std::unique_ptr<Token2022Ledger> ledger = MakeLedger();
   User alice = NewUser("did:privy:alice");
   const std::string wallet = RandomWallet();
-  const std::string key =
-      crypto::ElGamalPublicKey::FromSecretKey(crypto::ElGamalSecretKey::Generate()).ToBase64();
+  const std::string key = RandomConfidentialKey();
   const auto labels = [&] {
     Result<store::Rows> rows = db_->Run(kWalletNodeLabels, {wallet});
     EXPECT_TRUE(rows.ok()) << rows.status().message();
