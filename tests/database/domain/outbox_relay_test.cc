@@ -14,6 +14,7 @@
 #include "core/store/outbox.h"
 #include "core/store/redis.h"
 #include "tests/support/redis_subscriber.h"
+#include "tests/support/temp_dir.h"
 
 namespace netgraph::domain {
 namespace {
@@ -38,21 +39,25 @@ TEST_F(DomainStoreTest, OutboxSequencesAreGapFreeInCommitOrder) {
     EXPECT_EQ(updates[static_cast<std::size_t>(i)]["sequence"], i + 1);
 }
 
-// A private redis-server on a unix socket in the test server's directory, and a subscriber. Each
-// has a socket of its own: a test that found the socket of the previous test's server, which exits
-// after its destructor returns, talked to that server and read the previous test's notes.
+// A private redis-server on a unix socket in a new directory inside the test server's, and a
+// subscriber. Each has a directory of its own: a test that found the socket of an earlier server
+// (the previous test's, which exits after its destructor returns) talked to that server and read
+// its notes.
 class TestRedis {
  public:
   explicit TestRedis(const std::string& directory)
-      : name_(directory + "/redis-" + NextName()),
-        socket_(name_ + ".sock"),
-        pidfile_(name_ + ".pid") {
+      : directory_("redis", directory),
+        socket_((directory_.path() / "redis.sock").string()),
+        pidfile_((directory_.path() / "redis.pid").string()) {
     const std::string command = "redis-server --port 0 --unixsocket " + socket_ +
                                 " --save '' --appendonly no --daemonize yes --pidfile " + pidfile_ +
                                 " --logfile /dev/null";
-    started_ = std::system(command.c_str()) == 0;
-    for (int i = 0; started_ && i < 100 && ::access(socket_.c_str(), F_OK) != 0; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    // The socket's file exists from bind(2), before the server listens: it is ready once it
+    // answers.
+    const bool launched = std::system(command.c_str()) == 0;
+    for (int i = 0; launched && !started_ && i < 250; ++i) {
+      started_ = Answers();
+      if (!started_) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
   ~TestRedis() {
@@ -63,7 +68,7 @@ class TestRedis {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
-  bool started() const { return started_ && ::access(socket_.c_str(), F_OK) == 0; }
+  bool started() const { return started_; }
   store::RedisAddress address() const { return UnixSocketAddress(socket_); }
 
   void Subscribe(const char* channel) {
@@ -74,13 +79,19 @@ class TestRedis {
   std::string NextMessage() { return subscriber_->Next(); }
 
  private:
-  // This process's id and how many servers it started before.
-  static std::string NextName() {
-    static int started_before = 0;
-    return std::to_string(::getpid()) + "-" + std::to_string(started_before++);
+  bool Answers() const {
+    redisContext* context = redisConnectUnix(socket_.c_str());
+    if (context == nullptr) return false;
+    auto* reply =
+        context->err == 0 ? static_cast<redisReply*>(redisCommand(context, "PING")) : nullptr;
+    const bool pong = reply != nullptr && reply->type == REDIS_REPLY_STATUS &&
+                      std::string_view(reply->str, reply->len) == "PONG";
+    if (reply != nullptr) freeReplyObject(reply);
+    redisFree(context);
+    return pong;
   }
 
-  std::string name_;
+  testing::TempDir directory_;
   std::string socket_;
   std::string pidfile_;
   bool started_ = false;
