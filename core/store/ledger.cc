@@ -49,12 +49,20 @@ constexpr Statement kInsertRedemption{
     "encrypted_balance = EXCLUDED.encrypted_balance, balance = EXCLUDED.balance, "
     "last_receipt_hash = EXCLUDED.last_receipt_hash, updated_at = now()"};
 
+// The account in the first row of `rows`, whose columns (as kFindAccount's) start at `first`.
+TokenAccountRow AccountFromColumns(const Rows& rows, int first = 0) {
+  return TokenAccountRow{std::string(rows.Text(0, first)),
+                         std::string(rows.Text(0, first + 1)),
+                         std::string(rows.Text(0, first + 2)),
+                         std::string(rows.Text(0, first + 3)),
+                         rows.Int(0, first + 4),
+                         std::string(rows.Text(0, first + 5))};
+}
+
 Result<std::optional<TokenAccountRow>> AtMostOneAccount(Result<Rows> rows) {
   NETGRAPH_RETURN_IF_ERROR(rows);
   if (rows->empty()) return std::optional<TokenAccountRow>();
-  return std::optional<TokenAccountRow>(TokenAccountRow{
-      std::string(rows->Text(0, 0)), std::string(rows->Text(0, 1)), std::string(rows->Text(0, 2)),
-      std::string(rows->Text(0, 3)), rows->Int(0, 4), std::string(rows->Text(0, 5))});
+  return std::optional<TokenAccountRow>(AccountFromColumns(*rows));
 }
 
 Result<std::int64_t> OneInteger(Result<Rows> rows) {
@@ -91,16 +99,8 @@ Result<RedemptionStart> StartRedemption(Connection& db, std::int64_t user_id,
     start.wallet = WalletRow{std::string(wallet_address), rows.Int(0, 0),
                              std::string(rows.Text(0, 1)), rows.Bool(0, 2)};
   }
-  if (!rows.IsNull(0, 3)) {
-    start.account = TokenAccountRow{std::string(rows.Text(0, 3)),
-                                    std::string(rows.Text(0, 4)),
-                                    std::string(rows.Text(0, 5)),
-                                    std::string(rows.Text(0, 6)),
-                                    rows.Int(0, 7),
-                                    std::string(rows.Text(0, 8))};
-  }
-  start.token = TokenRow{std::string(rows.Text(0, 9)), std::string(rows.Text(0, 10)),
-                         static_cast<int>(rows.Int(0, 11))};
+  if (!rows.IsNull(0, 3)) start.account = AccountFromColumns(rows, 3);
+  start.token = TokenFromColumns(rows, 9);
   start.time_us = rows.Int(0, 12);
   start.redemption_id = rows.Int(0, 13);
   start.vouchers = rows.Int(0, 14);

@@ -85,20 +85,22 @@ Result<std::optional<RoundRow>> AtMostOneRound(Result<Rows> rows) {
 
 }  // namespace
 
+TokenRow TokenFromColumns(const Rows& rows, int first) {
+  return TokenRow{std::string(rows.Text(0, first)), std::string(rows.Text(0, first + 1)),
+                  static_cast<int>(rows.Int(0, first + 2))};
+}
+
 Result<TokenRow> ReadToken(Connection& db) {
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kReadToken));
   if (rows.empty()) return Status::Internal("token: the token row is missing");
-  return TokenRow{std::string(rows.Text(0, 0)), std::string(rows.Text(0, 1)),
-                  static_cast<int>(rows.Int(0, 2))};
+  return TokenFromColumns(rows);
 }
 
 Result<std::optional<TokenRow>> UpdateToken(Connection& db, const TokenRow& token) {
   NETGRAPH_ASSIGN_OR_RETURN(
       Rows rows, db.Run(kUpdateToken, {token.name, token.symbol, std::to_string(token.decimals)}));
   if (rows.empty()) return std::optional<TokenRow>();
-  return std::optional<TokenRow>(TokenRow{std::string(rows.Text(0, 0)),
-                                          std::string(rows.Text(0, 1)),
-                                          static_cast<int>(rows.Int(0, 2))});
+  return std::optional<TokenRow>(TokenFromColumns(rows));
 }
 
 Result<std::optional<RoundRow>> CurrentRound(Connection& db) {
@@ -140,8 +142,7 @@ Result<InvestmentFigures> ReadInvestmentFigures(Connection& db) {
   NETGRAPH_ASSIGN_OR_RETURN(Rows rows, db.Run(kInvestmentFigures));
   if (rows.empty()) return Status::Internal("token: the token row is missing");
   InvestmentFigures f;
-  f.token = TokenRow{std::string(rows.Text(0, 0)), std::string(rows.Text(0, 1)),
-                     static_cast<int>(rows.Int(0, 2))};
+  f.token = TokenFromColumns(rows);
   f.current_round = rows.OptionalText(0, 3);
   f.round_raised = rows.Float(0, 4);
   f.round_target = rows.Float(0, 5);

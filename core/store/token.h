@@ -25,6 +25,9 @@ struct TokenRow {
 };
 
 Result<TokenRow> ReadToken(Connection& db);
+// The token in the first row of `rows`, whose columns name, symbol and decimals start at `first`:
+// for statements that return the token beside other columns.
+TokenRow TokenFromColumns(const Rows& rows, int first = 0);
 
 // Replaces the token row. Returns nullopt, changing nothing, when `token` changes the decimals and
 // a voucher exists: amounts are stored in base units, which the decimals give their meaning.
