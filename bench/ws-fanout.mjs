@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Fan-out load generator for netgraph-ws: N WebSocket subscribers (graphql-transport-ws, raw `ws`
-// sockets, all in this process) connect through nginx and subscribe to networkUpdated; M updates
+// Fan-out load generator for netgraph-ws: N WebSocket subscribers (graphql-transport-ws, all held by
+// bench/ws_subscribers.cc, one epoll loop) connect through nginx and subscribe to networkUpdated; M updates
 // are then published to Redis at a fixed rate (open loop: each publish is scheduled, not paced by
 // deliveries, so a slow server shows up as latency instead of hiding it). Reports delivery latency
 // from PUBLISH to receipt (p50/p90/p99/max), deliveries per second, and the ws process's resident
@@ -26,9 +26,9 @@ import { publisher as redisPublisher, signUpdate, updateSigningKey } from '../te
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import WebSocket from 'ws';
 
 const { values: args } = parseArgs({
   options: {
@@ -111,59 +111,7 @@ function update(index) {
   });
 }
 
-// The update index a delivered message carries (in its node id): -1 for warm-up updates, null
-// for messages of other publishers. Read from the bytes, without decoding the message: the client
-// shares the machine with the servers it measures, so what it spends per delivery is kept small.
-const marker = Buffer.from(`${run}-`);
-function indexOf(data) {
-  const at = data.indexOf(marker);
-  if (at < 0) return null;
-  let index = 0;
-  let digit = at + marker.length;
-  const negative = data[digit] === 0x2d;
-  if (negative) digit += 1;
-  for (; data[digit] >= 0x30 && data[digit] <= 0x39; digit++) index = index * 10 + data[digit] - 0x30;
-  return negative ? -index : index;
-}
-
-const publishedAt = new Float64Array(updates).fill(NaN);
-const latencies = [];
-let delivered = 0;
-let unexpectedCloses = 0;
-let firstPublish = 0;
-let lastReceipt = 0;
-let payloadBytes = 0;
-
-function connect() {
-  return new Promise((resolve, reject) => {
-    // No UTF-8 validation of what arrives (both servers send JSON; the bench reads bytes).
-    const socket = new WebSocket(args.url, 'graphql-transport-ws', { perMessageDeflate: args.deflate, skipUTF8Validation: true });
-    socket.warm = false;
-    socket.received = 0;
-    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
-    socket.on('message', (data) => {
-      const now = performance.now();
-      if (!socket.acknowledged) {
-        socket.acknowledged = true;
-        if (args.deflate && !socket.extensions.includes('permessage-deflate')) {
-          return reject(new Error('the server did not accept permessage-deflate: netgraph-ws offers it only with bench/ws-permessage-deflate.patch applied and NETGRAPH_WS_PERMESSAGE_DEFLATE=1 (docs/benchmarks.md)'));
-        }
-        socket.send(JSON.stringify({ id: 'bench', type: 'subscribe', payload: { query, operationName: 'Bench' } }));
-        return resolve(socket);
-      }
-      const index = indexOf(data);
-      if (index === null) return;
-      if (index < 0) { socket.warm = true; return; }
-      socket.received += 1;
-      delivered += 1;
-      payloadBytes = data.length;
-      latencies.push(now - publishedAt[index]);
-      lastReceipt = now;
-    });
-    socket.on('error', reject);
-    socket.on('close', () => { if (!socket.finished) unexpectedCloses += 1; });
-  });
-}
+const publishedAt = new BigInt64Array(updates);
 
 async function waitUntil(predicate, timeoutMs, what) {
   const deadline = Date.now() + timeoutMs;
@@ -171,11 +119,6 @@ async function waitUntil(predicate, timeoutMs, what) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 const pid = wsPid();
@@ -189,18 +132,30 @@ const publisher = {
   close: () => connection.close(),
 };
 
-const sockets = [];
-const connectStarted = performance.now();
-for (let i = 0; i < clients; i += Number(args['connect-batch'])) {
-  const batch = [];
-  for (let j = i; j < Math.min(clients, i + Number(args['connect-batch'])); j++) batch.push(connect());
-  sockets.push(...await Promise.all(batch));
-}
-const connectMs = performance.now() - connectStarted;
+// The subscribers: bench/ws_subscribers.cc (its header says how this script drives it). A
+// delivery is found by the marker `${run}-` and the update's index after it, in the node id.
+const subscribers = spawn(path.resolve(import.meta.dirname, '../build/bin/ws_subscribers'), [
+  '--url', args.url, '--clients', String(clients), '--updates', String(updates), '--marker', `${run}-`,
+  '--subscribe', JSON.stringify({ id: 'bench', type: 'subscribe', payload: { query, operationName: 'Bench' } }),
+  '--connect-batch', args['connect-batch'], '--drain-seconds', args['drain-seconds'], '--deflate', args.deflate ? '1' : '0',
+], { stdio: ['pipe', 'pipe', 'inherit'] });
+const said = {};
+createInterface({ input: subscribers.stdout }).on('line', (line) => {
+  if (line.startsWith('{')) said.result = JSON.parse(line);
+  else said[line.split(' ')[0]] = line.split(' ')[1] ?? true;
+});
+let subscribersExited = false;
+subscribers.on('exit', () => { subscribersExited = true; });
+const heard = (what, timeoutMs) => waitUntil(() => {
+  if (subscribersExited && said[what] === undefined) throw new Error(`ws_subscribers exited before "${what}" (its error is above)`);
+  return said[what] !== undefined;
+}, timeoutMs, `ws_subscribers' "${what}"`);
+await heard('subscribed', 600_000);
+const connectSeconds = Number(said.subscribed);
 
 // Warm-up: publish until every subscriber has its subscription in place.
-for (let attempt = 0; !sockets.every((s) => s.warm); attempt++) {
-  if (attempt > 200) throw new Error(`${sockets.filter((s) => !s.warm).length} subscribers never received the warm-up`);
+for (let attempt = 0; !said.warm; attempt++) {
+  if (attempt > 200) throw new Error('some subscribers never received the warm-up');
   await publisher.publish('netgraph:graph', JSON.stringify({ nodes: [{ id: `${run}--1`, type: 'Warm', labels: [] }], links: [], metadata: { nodeCount: 1, linkCount: 0, lastUpdated: null } }));
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
@@ -208,50 +163,47 @@ await new Promise((resolve) => setTimeout(resolve, 500));  // let the last warm-
 const rssConnected = pid ? rssKiB(pid) : null;
 
 // The measured run: M updates on a fixed schedule.
-const bytesRead = () => sockets.reduce((sum, socket) => sum + socket._socket.bytesRead, 0);
-const bytesBefore = bytesRead();
+subscribers.stdin.write('start\n');
+await heard('started', 10_000);
 const cpuBefore = pid ? cpuSeconds(pid) : null;
-const clientCpuBefore = process.cpuUsage();
 const interval = 1000 / rate;
 const start = performance.now() + 10;
-firstPublish = start;
 for (let index = 0; index < updates; index++) {
   const due = start + index * interval;
   const wait = due - performance.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  publishedAt[index] = performance.now();
+  publishedAt[index] = process.hrtime.bigint();  // CLOCK_MONOTONIC, as ws_subscribers' receipts
   publisher.publish('netgraph:graph', update(index));
 }
-const expected = clients * updates;
-await waitUntil(() => delivered >= expected, Number(args['drain-seconds']) * 1000, `${expected} deliveries`).catch(() => {});
+subscribers.stdin.write(`times ${publishedAt.join(' ')}\n`);
+await heard('result', (Number(args['drain-seconds']) + 30) * 1000);
 const rssAfter = pid ? rssKiB(pid) : null;
-const wireBytes = bytesRead() - bytesBefore;
 const cpuUsed = pid && cpuBefore !== null ? cpuSeconds(pid) - cpuBefore : null;
-const clientCpu = process.cpuUsage(clientCpuBefore);
-
-for (const socket of sockets) { socket.finished = true; socket.close(1000); }
+subscribers.stdin.end('close\n');
 publisher.close();
 
-latencies.sort((a, b) => a - b);
-const seconds = (lastReceipt - firstPublish) / 1000;
+const subscribersRun = said.result;
+const expected = clients * updates;
+const delivered = subscribersRun.delivered;
+const unexpectedCloses = subscribersRun.unexpected_closes;
 const result = {
   clients, updates, rate, deflate: args.deflate, expected, delivered, missing: expected - delivered,
   unexpected_closes: unexpectedCloses,
-  payload_bytes: payloadBytes,
+  payload_bytes: subscribersRun.payload_bytes,
   // What the subscribers read off their sockets during the measured run, per delivery: frame
   // headers, and compressed payloads with --deflate (pings and pongs too, rare).
-  wire_bytes_per_delivery: delivered ? Number((wireBytes / delivered).toFixed(1)) : null,
-  connect_seconds: Number((connectMs / 1000).toFixed(2)),
-  deliveries_per_second: Math.round(delivered / seconds),
+  wire_bytes_per_delivery: delivered ? Number((subscribersRun.wire_bytes / delivered).toFixed(1)) : null,
+  connect_seconds: connectSeconds,
+  deliveries_per_second: Math.round(delivered / subscribersRun.seconds),
   latency_ms: {
-    p50: Number(percentile(latencies, 50).toFixed(2)),
-    p90: Number(percentile(latencies, 90).toFixed(2)),
-    p99: Number(percentile(latencies, 99).toFixed(2)),
-    max: Number(latencies[latencies.length - 1]?.toFixed(2)),
+    p50: subscribersRun.latencies_ms.p50,
+    p90: subscribersRun.latencies_ms.p90,
+    p99: subscribersRun.latencies_ms.p99,
+    max: subscribersRun.latencies_ms.max,
   },
   ws_pid: pid,
   ws_cpu_seconds: cpuUsed === null ? null : Number(cpuUsed.toFixed(2)),
-  client_cpu_seconds: Number(((clientCpu.user + clientCpu.system) / 1e6).toFixed(2)),
+  client_cpu_seconds: subscribersRun.cpu_seconds,
   ws_cpu_us_per_delivery: cpuUsed === null || !delivered ? null : Number(((cpuUsed * 1e6) / delivered).toFixed(2)),
   rss_kib: { before: rssBefore, connected: rssConnected, after: rssAfter },
   // RSS growth while the subscribers connected: meaningful on a freshly started process (memory
