@@ -3,7 +3,7 @@
 // C++ for the reason bench/write_client.cc is: the client shares the two cores with the servers it
 // measures, and the Node client it replaces (`ws` sockets, one process) spent 9.6 µs of CPU per
 // delivery, which at 10,000 subscribers is 96 ms of one core per update (docs/benchmarks.md,
-// "A client as lean as the servers'").
+// "The client, as lean as the servers").
 //
 //   ws_subscribers --url ws://HOST:PORT/PATH --clients N --updates M --marker TEXT
 //                  --subscribe JSON [--connect-batch 200] [--drain-seconds 60] [--deflate 1]
