@@ -260,6 +260,7 @@ class Subscribers {
   void SendFrame(uint64_t index, Connection& connection, Opcode opcode, std::string_view payload) {
     std::string& out = connection.out;
     out += static_cast<char>(0x80 | opcode);
+    if (payload.size() > 0xffff) Fail("a message to send is over 64 KiB");
     if (payload.size() < 126) {
       out += static_cast<char>(0x80 | payload.size());
     } else {
