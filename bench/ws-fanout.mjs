@@ -56,6 +56,13 @@ const { values: args } = parseArgs({
     'keep-stack': { type: 'boolean', default: false },
   },
 });
+// The subscribers are bench/ws_subscribers.cc, built with the benchmarks.
+const subscribersBinary = path.join(process.env.NETGRAPH_BUILD_DIR ?? path.resolve(import.meta.dirname, '../build'), 'bin/ws_subscribers');
+if (!existsSync(subscribersBinary)) {
+  console.error(`ws-fanout: ${subscribersBinary} is missing: build it with the benchmarks `
+    + '(cmake --preset release -DNETGRAPH_BENCH=ON && cmake --build --preset release --target ws_subscribers)');
+  process.exit(2);
+}
 if (args.compare) await compareWithPeer();
 if (args['compare-deflate']) compareDeflate(Number(args['compare-deflate']));
 const clients = Number(args.clients);
@@ -134,7 +141,7 @@ const publisher = {
 
 // The subscribers: bench/ws_subscribers.cc (its header says how this script drives it). A
 // delivery is found by the marker `${run}-` and the update's index after it, in the node id.
-const subscribers = spawn(path.resolve(import.meta.dirname, '../build/bin/ws_subscribers'), [
+const subscribers = spawn(subscribersBinary, [
   '--url', args.url, '--clients', String(clients), '--updates', String(updates), '--marker', `${run}-`,
   '--subscribe', JSON.stringify({ id: 'bench', type: 'subscribe', payload: { query, operationName: 'Bench' } }),
   '--connect-batch', args['connect-batch'], '--drain-seconds', args['drain-seconds'], '--deflate', args.deflate ? '1' : '0',
