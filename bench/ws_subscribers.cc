@@ -30,7 +30,6 @@
 // messages (zlib), for docs/benchmarks.md's "permessage-deflate: measured, not offered"; a server
 // that does not accept it fails the run.
 // Exit status 1 when a connection fails before every client subscribed, or on a bad argument.
-#include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
