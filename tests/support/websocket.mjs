@@ -93,9 +93,12 @@ export class RawSocket {
     this.opened = new Promise((resolve, reject) => {
       this.socket.once('open', resolve);
       this.socket.once('error', reject);
+      // With a listener here, ending the refused request is ours to do: left alone it would hold
+      // its connection, and the test file's process, until nginx's keep-alive timeout (75 s).
       this.socket.once('unexpected-response', (request, response) => {
         reject(Object.assign(new Error(`upgrade refused with ${response.statusCode}`),
           { statusCode: response.statusCode }));
+        this.socket.terminate();
       });
     });
     this.closed = new Promise((resolve) => {
