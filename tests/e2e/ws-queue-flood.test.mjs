@@ -279,7 +279,7 @@ test('a flood of cancelled queries and mutations neither holds up other clients 
 // waits, and the queue's bounds (8 an address, 12 in all, the claim included) are met at a known
 // operation: on both protocols it is refused with OPERATION_QUEUE_FULL and a message naming the
 // setting, and what was cancelled while it waited never runs.
-test('past the queue\'s bounds an operation is refused with OPERATION_QUEUE_FULL, and cancelled ones never run', { timeout: 120000 }, async (t) => {
+test('past the queue\'s bounds an operation is refused with OPERATION_QUEUE_FULL, and cancelled ones never run', { timeout: 120000 }, async () => {
   const perAddress = 8;
   const inAll = 12;
   const user = newUser('ws-queue-bounds');
@@ -324,7 +324,8 @@ test('past the queue\'s bounds an operation is refused with OPERATION_QUEUE_FULL
       await client.sync('queued');
     }
     assert.equal(await metric('netgraph_ws_queued_operations'), perAddress);
-    const byAddress = /^Operation refused: your address has 8 operations waiting for or running on the database, the most it may \(NETGRAPH_WS_MAX_QUEUED_OPERATIONS_PER_ADDRESS\); try again later$/;
+    const byAddress = new RegExp(`^Operation refused: your address has ${perAddress} operations waiting for or ` +
+      'running on the database, the most it may \\(NETGRAPH_WS_MAX_QUEUED_OPERATIONS_PER_ADDRESS\\); try again later$');
     const transportRefusal = transport.next((m) => m.id === 'past' && m.type === 'error', 20000);
     transport.start('past', read);
     const refused = await transportRefusal;
@@ -344,7 +345,7 @@ test('past the queue\'s bounds an operation is refused with OPERATION_QUEUE_FULL
     const otherRefused = await otherRefusal;
     assert.equal(otherRefused.payload[0].extensions.code, 'OPERATION_QUEUE_FULL');
     assert.match(otherRefused.payload[0].message,
-      /^Operation refused: the server has 12 operations .*\(NETGRAPH_WS_MAX_QUEUED_OPERATIONS\); try again later$/);
+      new RegExp(`^Operation refused: the server has ${inAll} operations .*\\(NETGRAPH_WS_MAX_QUEUED_OPERATIONS\\); try again later$`));
     assert.equal(await metric('netgraph_ws_queue_refusals_total{bound="address"}') - refusalsBefore.address, 2);
     assert.equal(await metric('netgraph_ws_queue_refusals_total{bound="process"}') - refusalsBefore.process, 1);
 
