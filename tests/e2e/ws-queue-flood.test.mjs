@@ -11,8 +11,8 @@
 //
 // Whether the flood reaches a bound depends on how fast the database threads answer: the read cache
 // serves its queries from memory, and on a fast machine the threads kept up with it and nothing was
-// refused. So the bounds themselves are shown by a second test in which the database threads are
-// held on a row lock of the test's own, which makes the count of waiting operations exact.
+// refused. So the bounds themselves are shown by a second test, in which netgraph-ws's one database
+// thread is held on a row lock of the test's own: the count of waiting operations is then exact.
 //
 // The clients talk to netgraph-ws's socket directly, as nginx does, so that the X-Forwarded-For they
 // send is believed (unix-socket peers are nginx): through nginx every test client is 127.0.0.1.
