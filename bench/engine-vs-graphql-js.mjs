@@ -18,13 +18,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { buildDir } from './bench-stack.mjs';
 
 const { values: args } = parseArgs({
   options: { seconds: { type: 'string', default: '1' }, runs: { type: 'string', default: '3' } },
 });
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const buildDir = process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build');
 
 // Each side runs in `--runs` separate processes and each figure is the best of them. On this
 // project's 2-vCPU virtual machines one engine process runs the cached networkGraph execution at

@@ -29,6 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import * as bench from './bench-stack.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -57,7 +58,7 @@ const { values: args } = parseArgs({
   },
 });
 // The subscribers are bench/ws_subscribers.cc, built with the benchmarks.
-const subscribersBinary = path.join(process.env.NETGRAPH_BUILD_DIR ?? path.resolve(import.meta.dirname, '../build'), 'bin/ws_subscribers');
+const subscribersBinary = path.join(bench.buildDir, 'bin/ws_subscribers');
 if (!existsSync(subscribersBinary)) {
   console.error(`ws-fanout: ${subscribersBinary} is missing: build it with the benchmarks `
     + '(cmake --preset release -DNETGRAPH_BENCH=ON && cmake --build --preset release --target ws_subscribers)');
@@ -287,7 +288,6 @@ function compareDeflate(rounds) {
 // --saturation-updates at --saturation-rate, more than either server can deliver), netgraph-ws and
 // the peer alternately first, so the machine's changing load falls on both alike.
 async function compareWithPeer() {
-  const bench = await import('./bench-stack.mjs');
   const { ports, log, fmt } = bench;
   bench.useStack({ name: 'wsbench' });
   bench.setQuiet(args.json);
