@@ -6,9 +6,10 @@ import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { binDir } from './daemon.mjs';
 import { publishRaw, signUpdate, updateSigningKey } from './redis.mjs';
 import {
-  isAlive, readPid, repo, runDir, stackStart, startStackWs, stopStackWs, waitFor, wsUrl,
+  isAlive, readPid, runDir, stackStart, startStackWs, stopStackWs, waitFor, wsUrl,
 } from './stack.mjs';
 
 export { wsUrl };
@@ -163,7 +164,7 @@ export class RawSocket {
 // {child, log, stop}: stop() ends it and brings the stack's own netgraph-ws back (startStackWs).
 export async function replaceStackWs(overrides, { logName = 'ws-replaced.log' } = {}) {
   await stopStackWs();
-  const binary = path.join(process.env.NETGRAPH_BUILD_DIR ?? path.join(repo, 'build'), 'bin', 'netgraph-ws');
+  const binary = path.join(binDir, 'netgraph-ws');
   const log = path.join(runDir, 'logs', logName);
   const output = openSync(log, 'w');
   const child = spawn(binary, [], { env: { ...process.env, ...overrides }, stdio: ['ignore', output, output] });
