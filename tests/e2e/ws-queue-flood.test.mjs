@@ -113,16 +113,14 @@ class Client {
     await ack;
   }
 
-  // Sends `request` as operation `id`.
-  start(id, request) {
-    this.socket.send(JSON.stringify({ id, type: this.legacy ? 'start' : 'subscribe', payload: request }));
+  // Sends operation `id` with `payload`, the request as JSON text (the flood's is made once).
+  start(id, payload) {
+    this.socket.send(`{"id":"${id}","type":"${this.legacy ? 'start' : 'subscribe'}","payload":${payload}}`);
   }
 
   // Sends operation `${prefix}-${i}`, and right after it its complete (legacy: stop) when `cancel`.
   operation(prefix, i, cancel) {
-    const id = `${prefix}-${i}`;
-    this.socket.send(`{"id":"${id}","type":"${this.legacy ? 'start' : 'subscribe'}","payload":` +
-      `{"query":${JSON.stringify(i % 5 === 4 ? mutation : query)},"variables":${junk}}}`);
+    this.start(`${prefix}-${i}`, `{"query":${JSON.stringify(i % 5 === 4 ? mutation : query)},"variables":${junk}}`);
     if (cancel) this.cancel(prefix, i);
   }
 
@@ -305,7 +303,7 @@ test('past the queue\'s bounds an operation is refused with OPERATION_QUEUE_FULL
     const transport = await connect(floodAddress, 'graphql-transport-ws');
     const legacy = await connect(floodAddress, 'graphql-ws');
     const other = await connect(victimAddress, 'graphql-transport-ws');
-    const read = { query: '{ investmentData { tokenName } }' };
+    const read = JSON.stringify({ query: '{ investmentData { tokenName } }' });
     const refusalsBefore = {
       address: await metric('netgraph_ws_queue_refusals_total{bound="address"}'),
       process: await metric('netgraph_ws_queue_refusals_total{bound="process"}'),
@@ -314,7 +312,7 @@ test('past the queue\'s bounds an operation is refused with OPERATION_QUEUE_FULL
 
     // The only thread takes the claim, which waits on the lock.
     lock = await lockUserRow(user);
-    claimant.start('claim', { query: CLAIM, variables: { code, wallet: randomWallet() } });
+    claimant.start('claim', JSON.stringify({ query: CLAIM, variables: { code, wallet: randomWallet() } }));
     await waitFor(async () => (await metric('netgraph_ws_running_operations')) === 1,
       { timeoutMs: 20000, what: 'the claim running on the database thread' });
 
